@@ -1,0 +1,90 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { AuthContext } from "../../shared/auth-context.ts";
+import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from "../../shared/contract/auth.ts";
+import { iso } from "../../shared/contract/common.ts";
+import type { Scope } from "../../shared/contract/scopes.ts";
+import { ApiError, notFound } from "../../shared/errors.ts";
+import type { ApiKeyDoc, AuthModels } from "./models.ts";
+import { activeMembership } from "./directory.ts";
+
+// API keys: created and revoked by browser sessions, verified by hash on every request.
+
+export const API_KEY_PREFIX = "oms_live_";
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+export function toApiKey(d: ApiKeyDoc & { _id: string }): ApiKey {
+	return {
+		id: d._id,
+		name: d.name,
+		display_suffix: d.display_suffix,
+		scopes: d.scopes as Scope[],
+		last_used_at: iso(d.last_used_at),
+		expires_at: iso(d.expires_at),
+		revoked_at: iso(d.revoked_at),
+		created_at: iso(d.created_at)!,
+	};
+}
+
+export async function createKey(m: AuthModels, auth: AuthContext, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+	const secret = API_KEY_PREFIX + randomBytes(32).toString("base64url");
+	const doc = await m.apiKeys.create({
+		tenant_id: auth.tenantId,
+		membership_id: auth.membershipId,
+		name: body.name,
+		secret_hash: sha256(secret),
+		display_suffix: secret.slice(-4),
+		scopes: body.scopes,
+		expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+		created_at: new Date(),
+	});
+	return { key: toApiKey(doc.toObject()), secret };
+}
+
+export async function listKeys(m: AuthModels, tenantId: string): Promise<ApiKey[]> {
+	const docs = await m.apiKeys.find({ tenant_id: tenantId }).sort({ created_at: -1, _id: 1 }).lean();
+	return docs.map(toApiKey);
+}
+
+/** Idempotent: a revoked key stays revoked at its first revocation time. */
+export async function revokeKey(m: AuthModels, tenantId: string, id: string): Promise<void> {
+	const doc = await m.apiKeys.findOneAndUpdate({ _id: id, tenant_id: tenantId, revoked_at: null }, { $set: { revoked_at: new Date() } });
+	if (doc) return;
+	if (!(await m.apiKeys.exists({ _id: id, tenant_id: tenantId }))) throw notFound("API key");
+}
+
+const unauthorized = () => new ApiError("unauthorized", "Missing or invalid credential");
+
+/**
+ * The caller behind an API key hash: read from the database on every request (no cache),
+ * so a revocation or a lost membership takes effect on the very next one.
+ */
+export async function verifyKey(m: AuthModels, hash: string): Promise<AuthContext> {
+	const key = await m.apiKeys.findOne({ secret_hash: hash }).lean();
+	// The index lookup found it by hash; compare again in constant time before trusting it.
+	if (!key || !timingSafeEqual(Buffer.from(key.secret_hash), Buffer.from(hash))) throw unauthorized();
+	const now = Date.now();
+	if (key.revoked_at || (key.expires_at && key.expires_at.getTime() <= now)) throw unauthorized();
+	const membership = await activeMembership(m, key.membership_id);
+	if (!membership || membership.tenant_id !== key.tenant_id) throw unauthorized();
+	if (!key.last_used_at || now - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) touchLastUsed(m, key._id, now);
+	return {
+		kind: "api_key",
+		tenantId: key.tenant_id,
+		userId: membership.user_id,
+		membershipId: membership._id,
+		scopes: key.scopes as Scope[],
+		apiKeyId: key._id,
+	};
+}
+
+/** At most once a minute per key, off the request's critical path. */
+function touchLastUsed(m: AuthModels, id: string, now: number): void {
+	const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+	m.apiKeys
+		.updateOne({ _id: id, $or: [{ last_used_at: null }, { last_used_at: { $lt: stale } }] }, { $set: { last_used_at: new Date(now) } })
+		.catch(() => {
+			/* best effort: a missed last-use stamp is not worth failing a request */
+		});
+}

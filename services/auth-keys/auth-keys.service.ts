@@ -1,0 +1,116 @@
+import type { Connection } from "mongoose";
+import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { z } from "zod";
+import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { requireAuth } from "../../shared/auth-context.ts";
+import { config } from "../../shared/config.ts";
+import { createApiKey, createSession, deleteSession, getMe, listApiKeys, listScopes, revokeApiKey } from "../../shared/contract/auth-operations.ts";
+import type { CreateApiKeyBody } from "../../shared/contract/auth.ts";
+import { SCOPES } from "../../shared/contract/scopes.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
+import { createKey, listKeys, revokeKey, verifyKey } from "./api-keys.ts";
+import { createTenant, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
+import { verifyIdToken } from "./id-tokens.ts";
+import { authModels, type AuthModels } from "./models.ts";
+import { clearedCookie, endSession, purgeExpiredSessions, sessionCookie, signIn, verifySession } from "./sessions.ts";
+
+// auth-keys: tenants, users, memberships, browser sessions and API keys.
+
+interface State extends Record<string, any> {
+	conn: Connection;
+	m: AuthModels;
+	purgeTimer?: NodeJS.Timeout;
+}
+
+const Email = z.string().trim().toLowerCase().pipe(z.email()).transform(normalizeEmail);
+
+export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
+	name: "auth-keys",
+
+	actions: {
+		// --- Public contract operations
+		listScopes: operationAction(listScopes, () => ({ scopes: SCOPES.map((s) => ({ ...s })) })),
+
+		createSession: operationAction(createSession, async function (this: State, ctx: OpContext) {
+			const meta = ctx.meta as { idToken?: string; selectTenant?: string };
+			if (!meta.idToken) throw new ApiError("unauthorized", "An ID token is required");
+			const identity = await verifyIdToken(meta.idToken);
+			const s = await signIn(this.m, identity, meta.selectTenant);
+			ctx.meta.$responseHeaders = { "Set-Cookie": sessionCookie(config().SESSION_COOKIE, s.token, s.maxAgeSeconds) };
+			return s.record;
+		}),
+
+		deleteSession: operationAction(deleteSession, async function (this: State, ctx: OpContext) {
+			const auth = requireAuth(ctx);
+			if (auth.sessionId) await endSession(this.m, auth.sessionId);
+			ctx.meta.$responseHeaders = { "Set-Cookie": clearedCookie(config().SESSION_COOKIE) };
+		}),
+
+		me: operationAction(getMe, async function (this: State, ctx: OpContext) {
+			const auth = requireAuth(ctx);
+			const user = await this.m.users.findById(auth.userId).lean();
+			return {
+				user: { id: auth.userId, email: user?.email ?? null },
+				tenant: { id: auth.tenantId, name: await tenantName(this.m, auth.tenantId) },
+				memberships: await membershipsOf(this.m, auth.userId),
+				credential: { kind: auth.kind, api_key_id: auth.apiKeyId ?? null, scopes: auth.scopes },
+			};
+		}),
+
+		listKeys: operationAction(listApiKeys, async function (this: State, ctx: OpContext) {
+			return { keys: await listKeys(this.m, requireAuth(ctx).tenantId) };
+		}),
+
+		createKey: operationAction(createApiKey, async function (this: State, ctx: OpContext<{ body: CreateApiKeyBody }>) {
+			return createKey(this.m, requireAuth(ctx), ctx.params.body);
+		}),
+
+		revokeKey: operationAction(revokeApiKey, async function (this: State, ctx: OpContext<{ id: string }>) {
+			await revokeKey(this.m, requireAuth(ctx).tenantId, ctx.params.id);
+		}),
+
+		// --- Internal: the gateway's credential check on every request
+		authenticate: validatedAction(
+			z.object({
+				kind: z.enum(["api_key", "session"]),
+				hash: z.string().regex(/^[0-9a-f]{64}$/),
+				tenantId: z.string().max(100).optional(),
+			}),
+			async function (this: State, ctx: OpContext<{ kind: "api_key" | "session"; hash: string; tenantId?: string }>) {
+				const { kind, hash, tenantId } = ctx.params;
+				if (kind === "api_key") return verifyKey(this.m, hash);
+				if (tenantId !== undefined && !z.uuid().safeParse(tenantId).success) throw new ApiError("no_membership", "X-Service-Tenant names no company of this account");
+				return verifySession(this.m, hash, tenantId);
+			},
+		),
+
+		// --- Internal: administration from the CLI and tests (never routed)
+		createTenant: validatedAction(
+			z.object({ name: z.string().trim().min(1).max(200), ownerEmail: Email }).strict(),
+			function (this: State, ctx: OpContext<{ name: string; ownerEmail: string }>) {
+				return createTenant(this.m, ctx.params.name, ctx.params.ownerEmail);
+			},
+		),
+		setMembership: validatedAction(
+			z.object({ tenantId: z.uuid(), email: Email, status: z.enum(["active", "disabled"]) }).strict(),
+			async function (this: State, ctx: OpContext<{ tenantId: string; email: string; status: "active" | "disabled" }>) {
+				const ms = await setMembership(this.m, ctx.params.tenantId, ctx.params.email, ctx.params.status);
+				return { membershipId: ms._id, status: ms.status };
+			},
+		),
+	},
+
+	async started(this: State) {
+		this.conn = await connectServiceDb("auth");
+		this.m = authModels(this.conn);
+		await syncIndexes(this.conn);
+		this.purgeTimer = setInterval(() => void purgeExpiredSessions(this.m).catch(() => undefined), 3600_000);
+		this.purgeTimer.unref();
+	},
+
+	async stopped(this: State) {
+		clearInterval(this.purgeTimer);
+		await this.conn?.close();
+	},
+};

@@ -1,0 +1,32 @@
+import type { LoggerConfig } from "moleculer";
+import type { Config } from "./config.ts";
+
+// Header and field names whose values must never reach a log line.
+export const REDACT_PATHS = [
+	"req.headers.authorization",
+	"req.headers.cookie",
+	"headers.authorization",
+	"headers.cookie",
+	"*.secret",
+	"*.token",
+	"*.password",
+	"secret",
+	"token",
+];
+
+/** Moleculer's Pino logger: JSON lines in production, pretty in a terminal. */
+export function loggerConfig(c: Config): LoggerConfig {
+	const pretty = c.LOG_PRETTY === "true" || (c.LOG_PRETTY === "auto" && c.NODE_ENV !== "production" && process.stdout.isTTY);
+	return {
+		type: "Pino",
+		options: {
+			level: c.LOG_LEVEL,
+			pino: {
+				options: {
+					redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+					...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss.l" } } } : {}),
+				},
+			},
+		},
+	} as LoggerConfig;
+}

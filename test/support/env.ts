@@ -1,0 +1,14 @@
+import { randomBytes } from "node:crypto";
+import { resetConfig } from "../../shared/config.ts";
+
+// Each test file (its own process) gets databases and Redis keys nobody else uses.
+const run = randomBytes(4).toString("hex");
+process.env.NODE_ENV = "test";
+process.env.MONGO_DB_PREFIX = `t${run}`;
+process.env.REDIS_PREFIX = `oms-test-${run}`;
+process.env.PORT ??= "0";
+process.env.HOST = "127.0.0.1";
+process.env.LOG_LEVEL ??= "warn";
+process.env.LOG_PRETTY = "false";
+process.env.DEV_ISSUER_DIR ??= ".data/dev-issuer";
+resetConfig();
