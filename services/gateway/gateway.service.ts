@@ -96,6 +96,9 @@ export const GatewayService: ServiceSchema<any> = {
 	},
 
 	actions: {
+		// Retrying the HTTP handler would replay a half-consumed request; the calls it makes
+		// to other services are retried by the broker on their own.
+		rest: { retryPolicy: { enabled: false } },
 		health: { visibility: "published", handler: () => ({ status: "ok" }) },
 		ready: {
 			visibility: "published",

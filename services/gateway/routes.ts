@@ -12,6 +12,33 @@ export const API_ROUTES: Record<string, string> = {
 	"GET /api-keys": "auth-keys.listKeys",
 	"POST /api-keys": "auth-keys.createKey",
 	"DELETE /api-keys/:id": "auth-keys.revokeKey",
+
+	// Opportunities (static paths before parameterised ones)
+	"GET /opportunities": "opportunities.list",
+	"GET /opportunities/:id": "opportunities.get",
+	"POST /opportunities/:id/archive": "opportunities.archive",
+	"DELETE /opportunities/:id/archive": "opportunities.unarchive",
+	"POST /opportunities/:id/feedback": "opportunities.sendFeedback",
+	"POST /opportunities/:id/ask": "ask.ask",
+	"GET /dashboard": "opportunities.dashboard",
+
+	// Catalog: partners, products, company profile
+	"GET /products/partners": "catalog.listPartners",
+	"POST /products/partners": "catalog.createPartner",
+	"PATCH /products/partners/:id": "catalog.updatePartner",
+	"POST /products/import": "catalog.importProducts",
+	"GET /products": "catalog.listProducts",
+	"POST /products": "catalog.createProduct",
+	"GET /products/:id": "catalog.getProduct",
+	"PATCH /products/:id": "catalog.updateProduct",
+	"GET /profile": "catalog.getProfile",
+	"PATCH /profile": "catalog.updateProfile",
+
+	// Settings: digest (notifications) and learned rules (matching)
+	"GET /settings/notifications": "notifications.getSettings",
+	"PATCH /settings/notifications": "notifications.updateSettings",
+	"GET /settings/rules": "matching.listRules",
+	"PATCH /settings/rules/:id": "matching.updateRule",
 };
 
 export const API_PREFIX = "/api/v1";
