@@ -11,6 +11,17 @@ import { API_PREFIX, contractPathOf } from "./routes.ts";
 // schemas the actions validate with. Nothing here is written by hand but prose.
 
 type Json = Record<string, any>;
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+	Session: "Signing in and out, the caller's identity, the scope vocabulary and this document",
+	"API keys": "Scoped keys for programmatic access, managed from a browser session",
+	Opportunities: "Matched solicitations: list, read, archive, feedback and questions",
+	Dashboard: "Counts by status and score band, upcoming deadlines, last ingestion",
+	Partners: "Manufacturers (OEMs) the company resells",
+	Products: "The product catalog that matching works from",
+	"Company profile": "Who the company is: certifications, set-asides, NAICS codes, places served",
+	Settings: "The notification digest and learned decision rules",
+};
 const ref = (id: string) => `#/components/schemas/${id}`;
 
 /** A schema inline, its registered sub-schemas as references to components. */
@@ -37,6 +48,22 @@ function components(): Record<string, Json> {
 		all[id] = s;
 	}
 	return all;
+}
+
+/** Only the components that the paths reach, directly or through other components. */
+function usedComponents(paths: Json, all: Record<string, Json>): Record<string, Json> {
+	const used = new Set<string>(["Error"]);
+	const visit = (node: unknown) => {
+		for (const m of JSON.stringify(node).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+			if (!used.has(m[1]!) && all[m[1]!]) {
+				used.add(m[1]!);
+				visit(all[m[1]!]);
+			}
+		}
+	};
+	visit(paths);
+	visit(all.Error);
+	return Object.fromEntries(Object.entries(all).filter(([id]) => used.has(id)));
 }
 
 /** Errors every operation of a kind can answer, beside the ones it lists itself. */
@@ -133,7 +160,7 @@ export function buildOpenApi(routes: Record<string, string>): Json {
 		paths[`${API_PREFIX}${path}`] ??= {};
 		paths[`${API_PREFIX}${path}`][method.toLowerCase()] = operation;
 	}
-	const tags = [...new Set([...operationByAction.values()].map((o) => o.tag))].map((name) => ({ name }));
+	const tags = [...new Set([...operationByAction.values()].map((o) => o.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
 	return {
 		openapi: "3.1.0",
 		info: {
@@ -148,7 +175,7 @@ export function buildOpenApi(routes: Record<string, string>): Json {
 		tags,
 		paths,
 		components: {
-			schemas: components(),
+			schemas: usedComponents(paths, components()),
 			headers: { "X-Request-Id": { description: "Identifies the request in logs; echoed from the request when given", schema: { type: "string" } } },
 			securitySchemes: {
 				apiKey: { type: "http", scheme: "bearer", description: "An API key: `oms_live_` followed by 43 base64url characters. Its scopes limit what it can do." },
