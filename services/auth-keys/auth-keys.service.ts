@@ -49,11 +49,15 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 
 		me: operationAction(getMe, async function (this: State, ctx: OpContext) {
 			const auth = requireAuth(ctx);
-			const user = await this.m.users.findById(auth.userId).lean();
+			const [user, name, memberships] = await Promise.all([
+				auth.email !== undefined ? { email: auth.email } : this.m.users.findById(auth.userId, { email: 1 }).lean(),
+				tenantName(this.m, auth.tenantId),
+				membershipsOf(this.m, auth.userId),
+			]);
 			return {
 				user: { id: auth.userId, email: user?.email ?? null },
-				tenant: { id: auth.tenantId, name: await tenantName(this.m, auth.tenantId) },
-				memberships: await membershipsOf(this.m, auth.userId),
+				tenant: { id: auth.tenantId, name },
+				memberships,
 				credential: { kind: auth.kind, api_key_id: auth.apiKeyId ?? null, scopes: auth.scopes },
 			};
 		}),

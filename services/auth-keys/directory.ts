@@ -7,10 +7,9 @@ import type { AuthModels } from "./models.ts";
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+/** Tenants are never deleted, so an active membership is enough to act for its company. */
 export async function activeMembership(m: AuthModels, membershipId: string) {
-	const ms = await m.memberships.findOne({ _id: membershipId, status: "active" }).lean();
-	if (!ms || !(await m.tenants.exists({ _id: ms.tenant_id }))) return null;
-	return ms;
+	return m.memberships.findOne({ _id: membershipId, status: "active" }).lean();
 }
 
 /** The user's membership in a tenant, or no_membership / membership_disabled. */
@@ -33,13 +32,36 @@ export async function defaultMembership(m: AuthModels, userId: string) {
 /** Every company the account can act for (active memberships), by name. */
 export async function membershipsOf(m: AuthModels, userId: string): Promise<MembershipOut[]> {
 	const ms = await m.memberships.find({ user_id: userId, status: "active" }).sort({ created_at: 1, _id: 1 }).lean();
-	const tenants = await m.tenants.find({ _id: { $in: ms.map((x) => x.tenant_id) } }).lean();
-	const names = new Map(tenants.map((t) => [t._id, t.name]));
-	return ms.filter((x) => names.has(x.tenant_id)).map((x) => ({ tenantId: x.tenant_id, tenantName: names.get(x.tenant_id) ?? null }));
+	const names = await tenantNames(m, ms.map((x) => x.tenant_id));
+	return ms.map((x) => ({ tenantId: x.tenant_id, tenantName: names.get(x.tenant_id) ?? null }));
+}
+
+// Company names are display data read on every /me; a short-lived copy spares the database.
+// Nothing that decides access is cached.
+const NAME_TTL_MS = 30_000;
+const nameCache = new Map<string, { name: string | null; at: number }>();
+
+async function tenantNames(m: AuthModels, ids: string[]): Promise<Map<string, string | null>> {
+	const now = Date.now();
+	const out = new Map<string, string | null>();
+	const missing: string[] = [];
+	for (const id of ids) {
+		const hit = nameCache.get(id);
+		if (hit && now - hit.at < NAME_TTL_MS) out.set(id, hit.name);
+		else missing.push(id);
+	}
+	if (missing.length) {
+		for (const t of await m.tenants.find({ _id: { $in: missing } }).lean()) {
+			out.set(t._id, t.name);
+			if (nameCache.size > 10_000) nameCache.clear();
+			nameCache.set(t._id, { name: t.name, at: now });
+		}
+	}
+	return out;
 }
 
 export async function tenantName(m: AuthModels, tenantId: string): Promise<string | null> {
-	return (await m.tenants.findById(tenantId).lean())?.name ?? null;
+	return (await tenantNames(m, [tenantId])).get(tenantId) ?? null;
 }
 
 /** Finds or creates the user for an email (not yet bound to an identity). */
