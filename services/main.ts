@@ -1,12 +1,21 @@
 import { config } from "../shared/config.ts";
 import { createBroker } from "../shared/broker.ts";
-import { selectServices } from "./registry.ts";
 
 // One entry for every deployment shape: all services in one process (the default, no
 // transporter), or the SERVICES subset over TRANSPORTER=nats://... as its own process.
 
-const c = config();
-const broker = createBroker(selectServices(c.SERVICES));
+// Configuration is checked before the service modules load (they read it as they load).
+let c: ReturnType<typeof config>;
+let services: import("../shared/broker.ts").AnyServiceSchema[];
+try {
+	c = config();
+	services = (await import("./registry.ts")).selectServices(c.SERVICES);
+} catch (e) {
+	// A configuration mistake is the operator's to fix: say what it is, without a stack trace.
+	process.stderr.write(`${(e as Error).message}\n`);
+	process.exit(1);
+}
+const broker = createBroker(services);
 
 let stopping = false;
 async function shutdown(signal: string) {
