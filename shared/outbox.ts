@@ -1,0 +1,86 @@
+import { Types, type Model } from "mongoose";
+import { enqueue, type QueueName } from "./queue.ts";
+
+// "Saving durably requests work" (DESIGN.md, Durability). A document carries its own request:
+// the same single-document write that changes it sets `index.requested` to a fresh version
+// and `index.pending`; the job id names the document and that version, so sending twice is
+// harmless; the consumer marks the version done; a reconciler re-sends whatever is still
+// pending, so a crash, a Redis outage or a lost job only delays the work.
+
+export interface WorkRequest {
+	requested: string;
+	requested_at: Date;
+	pending: boolean;
+	done: string | null;
+}
+
+/** Schema definition of the request fields (embed as `index` in a mongoose schema). */
+export const workRequestSchema = {
+	requested: { type: String, required: true },
+	requested_at: { type: Date, required: true },
+	pending: { type: Boolean, required: true },
+	done: { type: String, default: null },
+};
+
+/** A fresh, increasing version token (ObjectIds sort by time, then by counter). */
+export const newVersion = (): string => new Types.ObjectId().toHexString();
+
+/** The `$set` that records a new request, for the same update that changes the document. */
+export function requestWork(prefix = "index", version = newVersion()): Record<string, unknown> {
+	return { [`${prefix}.requested`]: version, [`${prefix}.requested_at`]: new Date(), [`${prefix}.pending`]: true };
+}
+
+export interface OutboxOptions<D> {
+	model: Model<any>;
+	queue: QueueName;
+	jobName: string;
+	/** The job's data: ids, never documents. */
+	data(doc: D & { _id: string }): Record<string, unknown>;
+	/** Field holding the request (default "index"). */
+	field?: string;
+}
+
+export class Outbox<D extends { index?: WorkRequest | null }> {
+	private timer?: NodeJS.Timeout;
+	constructor(private readonly o: OutboxOptions<D>) {}
+
+	private get field() {
+		return this.o.field ?? "index";
+	}
+
+	/** Enqueues the document's current request; false when Redis did not take it (the reconciler will). */
+	async send(doc: D & { _id: string }): Promise<boolean> {
+		const req = doc.index;
+		if (!req?.pending) return true;
+		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, `${doc._id}_${req.requested}`);
+	}
+
+	/** Re-sends every request still pending after `graceMs`; returns how many were sent. */
+	async reconcile(graceMs = 10_000, batch = 500): Promise<number> {
+		const stale = new Date(Date.now() - graceMs);
+		const docs = await this.o.model
+			.find({ [`${this.field}.pending`]: true, [`${this.field}.requested_at`]: { $lt: stale } })
+			.sort({ [`${this.field}.requested_at`]: 1 })
+			.limit(batch)
+			.lean<Array<D & { _id: string }>>();
+		let sent = 0;
+		for (const d of docs) if (await this.send(d)) sent++;
+		return sent;
+	}
+
+	/** Marks a version done, unless a newer request has replaced it meanwhile. */
+	async markDone(id: string, version: string): Promise<boolean> {
+		const r = await this.o.model.updateOne({ _id: id, [`${this.field}.requested`]: version }, { $set: { [`${this.field}.done`]: version, [`${this.field}.pending`]: false } });
+		return r.modifiedCount > 0 || r.matchedCount > 0;
+	}
+
+	startReconciler(intervalMs: number, onError: (e: unknown) => void): void {
+		this.stopReconciler();
+		this.timer = setInterval(() => void this.reconcile().catch(onError), intervalMs);
+		this.timer.unref();
+	}
+
+	stopReconciler(): void {
+		clearInterval(this.timer);
+	}
+}

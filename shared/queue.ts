@@ -1,0 +1,76 @@
+import { Queue, type JobsOptions } from "bullmq";
+import { Redis, type RedisOptions } from "ioredis";
+import { config } from "./config.ts";
+
+// BullMQ on Redis for durable background work. Producers fail fast when Redis is away (the
+// outbox reconciler re-sends later); workers wait for it.
+
+/** Every queue of the system, named by the service that consumes it. */
+export const QUEUES = {
+	/** Index a product and match it against open notices (consumer: matching). */
+	productIndex: "matching-product-index",
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export function redisOptions(forWorker: boolean): RedisOptions {
+	return forWorker
+		? { maxRetriesPerRequest: null, enableReadyCheck: true }
+		: { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 };
+}
+
+const producers = new Map<string, { queue: Queue; connection: Redis }>();
+
+/** The process-wide producer for a queue (created on first use). */
+export function producer(name: QueueName): Queue {
+	let p = producers.get(name);
+	if (!p) {
+		const c = config();
+		const connection = new Redis(c.REDIS_URL, redisOptions(false));
+		connection.on("error", () => {
+			/* reconnects by itself; enqueue() reports failures */
+		});
+		const queue = new Queue(name, { connection, prefix: `${c.REDIS_PREFIX}:bull` });
+		queue.on("error", () => undefined);
+		p = { queue, connection };
+		producers.set(name, p);
+	}
+	return p.queue;
+}
+
+export async function closeProducers(): Promise<void> {
+	const all = [...producers.values()];
+	producers.clear();
+	await Promise.all(
+		all.map(async ({ queue, connection }) => {
+			await queue.close().catch(() => undefined);
+			connection.disconnect();
+		}),
+	);
+}
+
+const ENQUEUE_TIMEOUT_MS = 1500;
+
+/**
+ * Adds a job under a deterministic id (so a repeat is a no-op while the job exists).
+ * Never throws: answers false when Redis did not take it, for the reconciler to retry.
+ */
+export async function enqueue(name: QueueName, jobName: string, data: object, jobId: string, opts: JobsOptions = {}): Promise<boolean> {
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		const added = producer(name).add(jobName, data, {
+			jobId,
+			attempts: 8,
+			backoff: { type: "exponential", delay: 1000 },
+			removeOnComplete: { age: 3600, count: 10_000 },
+			removeOnFail: { age: 7 * 24 * 3600 },
+			...opts,
+		});
+		const timeout = new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error("enqueue timed out")), ENQUEUE_TIMEOUT_MS)));
+		await Promise.race([added, timeout]);
+		return true;
+	} catch {
+		return false;
+	} finally {
+		clearTimeout(timer);
+	}
+}
