@@ -13,7 +13,7 @@ import { presentedCredential } from "./credentials.ts";
 import { sendError } from "./http-errors.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { RateLimits } from "./rate-limit.ts";
-import { API_PREFIX, API_ROUTES } from "./routes.ts";
+import { API_PREFIX, API_ROUTES, UPLOAD_ROUTES } from "./routes.ts";
 
 type Req = IncomingMessage & { $ctx?: Context<unknown, RequestMeta>; $params?: any; $rateHeaders?: Record<string, string>; body?: unknown };
 type Res = ServerResponse;
@@ -27,6 +27,60 @@ function opFor(action: string): Operation {
 	const op = operationByAction.get(action);
 	if (!op) throw new Error(`No contract operation for action ${action}`);
 	return op;
+}
+
+function without(routes: Record<string, string>, drop: Record<string, unknown>): Record<string, string> {
+	return Object.fromEntries(Object.entries(routes).filter(([r]) => !(r in drop)));
+}
+
+const mediaType = (req: Req) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+const isJson = (type: string) => /^application\/(.+\+)?json$/.test(type);
+
+/**
+ * One moleculer-web route over /api/v1 for a group of aliases sharing a body limit and the
+ * media types they accept. Every route authenticates, reshapes params for the action and
+ * answers errors in the contract's body.
+ */
+function apiRoute(name: string, aliases: Record<string, string>, bodyLimit: string, mediaTypes: string[]) {
+	const textTypes = mediaTypes.filter((t) => !isJson(t));
+	return {
+		name,
+		path: API_PREFIX,
+		aliases,
+		mappingPolicy: "restrict",
+		mergeParams: false,
+		authentication: true,
+		autoAliases: false,
+		bodyParsers: {
+			json: { strict: true, limit: bodyLimit },
+			...(textTypes.length ? { text: { type: textTypes, limit: bodyLimit } } : {}),
+		},
+		callOptions: { timeout: config().REQUEST_TIMEOUT_MS },
+		onBeforeCall(this: any, _ctx: Context, _route: unknown, req: Req, _res: Res, alias: { action: string }) {
+			const op = opFor(alias.action);
+			const raw = req.$params as { body: unknown; query: Record<string, unknown>; params: Record<string, string> };
+			const params: Record<string, unknown> = { ...raw.query, ...raw.params };
+			if (op.body && hasBody(req)) {
+				const type = mediaType(req);
+				if (!mediaTypes.some((t) => (isJson(t) ? isJson(type) : t === type))) {
+					throw new ApiError("unsupported_type", `Send the request body as ${mediaTypes.join(" or ")}`);
+				}
+				params.body = raw.body;
+			}
+			// The action receives {...path, ...query, body}; replace in place, moleculer-web calls with this object.
+			for (const k of Object.keys(raw)) delete (raw as Record<string, unknown>)[k];
+			Object.assign(raw, params);
+		},
+		onAfterCall(this: any, _ctx: Context, _route: unknown, req: Req, res: Res, data: unknown) {
+			for (const [k, v] of Object.entries(req.$rateHeaders ?? {})) res.setHeader(k, v);
+			res.setHeader("Cache-Control", "no-store");
+			return data;
+		},
+		onError(this: any, req: Req, res: Res, err: unknown) {
+			for (const [k, v] of Object.entries(req.$rateHeaders ?? {})) res.setHeader(k, v);
+			sendError(req, res, err, requestIdOf(req), bodyLimit, this.logger);
+		},
+	};
 }
 
 /** True when the request carries body bytes (as opposed to an absent body). */
@@ -47,40 +101,8 @@ export const GatewayService: ServiceSchema<any> = {
 		logRequest: "debug",
 		logResponse: "debug",
 		routes: [
-			{
-				name: "api",
-				path: API_PREFIX,
-				aliases: API_ROUTES,
-				mappingPolicy: "restrict",
-				mergeParams: false,
-				authentication: true,
-				autoAliases: false,
-				bodyParsers: { json: { strict: true, limit: config().BODY_LIMIT } },
-				callOptions: { timeout: config().REQUEST_TIMEOUT_MS },
-				onBeforeCall(this: any, _ctx: Context, _route: unknown, req: Req, _res: Res, alias: { action: string }) {
-					const op = opFor(alias.action);
-					const raw = req.$params as { body: unknown; query: Record<string, unknown>; params: Record<string, string> };
-					const params: Record<string, unknown> = { ...raw.query, ...raw.params };
-					if (op.body) {
-						if (hasBody(req) && !/^application\/(.+\+)?json\b/i.test(req.headers["content-type"] ?? "")) {
-							throw new ApiError("unsupported_type", "Send the request body as application/json");
-						}
-						if (hasBody(req)) params.body = raw.body;
-					}
-					// The action receives {...path, ...query, body}; replace in place, moleculer-web calls with this object.
-					for (const k of Object.keys(raw)) delete (raw as Record<string, unknown>)[k];
-					Object.assign(raw, params);
-				},
-				onAfterCall(this: any, _ctx: Context, _route: unknown, req: Req, res: Res, data: unknown) {
-					for (const [k, v] of Object.entries(req.$rateHeaders ?? {})) res.setHeader(k, v);
-					res.setHeader("Cache-Control", "no-store");
-					return data;
-				},
-				onError(this: any, req: Req, res: Res, err: unknown) {
-					for (const [k, v] of Object.entries(req.$rateHeaders ?? {})) res.setHeader(k, v);
-					sendError(req, res, err, requestIdOf(req), config().BODY_LIMIT, this.logger);
-				},
-			},
+			apiRoute("api", without(API_ROUTES, UPLOAD_ROUTES), config().BODY_LIMIT, ["application/json"]),
+			...Object.entries(UPLOAD_ROUTES).map(([route, u]) => apiRoute(`upload ${route}`, { [route]: API_ROUTES[route]! }, u.limit, u.mediaTypes)),
 			{
 				name: "health",
 				path: "/",

@@ -5,7 +5,7 @@ import { operationByAction } from "../../shared/contract/index.ts";
 import type { Operation } from "../../shared/contract/operation.ts";
 import { SCOPES } from "../../shared/contract/scopes.ts";
 import { ERROR_STATUS, type ErrorCode } from "../../shared/errors.ts";
-import { API_PREFIX, contractPathOf } from "./routes.ts";
+import { API_PREFIX, contractPathOf, UPLOAD_ROUTES } from "./routes.ts";
 
 // The OpenAPI 3.1 document, generated from the gateway's route table and the same zod
 // schemas the actions validate with. Nothing here is written by hand but prose.
@@ -155,7 +155,14 @@ export function buildOpenApi(routes: Record<string, string>): Json {
 		};
 		if (op.description) operation.description = op.description;
 		if (typeof op.access === "string" && op.access.includes(":")) operation["x-required-scope"] = op.access;
-		if (op.body) operation.requestBody = { required: op.bodyRequired !== false, content: { "application/json": { schema: jsonSchema(op.body, "input") } } };
+		if (op.body) {
+			const content: Json = { "application/json": { schema: jsonSchema(op.body, "input") } };
+			for (const type of UPLOAD_ROUTES[route]?.mediaTypes ?? []) {
+				if (type === "text/csv") content[type] = { schema: { type: "string", description: "CSV text with a header line naming the columns" } };
+			}
+			operation.requestBody = { required: op.bodyRequired !== false, content };
+			if (UPLOAD_ROUTES[route]) operation["x-body-limit"] = UPLOAD_ROUTES[route].limit;
+		}
 		if (!operation.parameters.length) delete operation.parameters;
 		paths[`${API_PREFIX}${path}`] ??= {};
 		paths[`${API_PREFIX}${path}`][method.toLowerCase()] = operation;

@@ -43,6 +43,11 @@ export const API_ROUTES: Record<string, string> = {
 
 export const API_PREFIX = "/api/v1";
 
+/** Routes that take files: their own body limit and media types (every other route: JSON up to BODY_LIMIT). */
+export const UPLOAD_ROUTES: Record<string, { limit: string; mediaTypes: string[] }> = {
+	"POST /products/import": { limit: "8mb", mediaTypes: ["application/json", "text/csv"] },
+};
+
 /** "GET /api-keys/:id" -> { method: "GET", path: "/api-keys/{id}" } as the contract writes it. */
 export function contractPathOf(route: string): { method: string; path: string } {
 	const [method = "", path = ""] = route.split(" ");

@@ -2340,6 +2340,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ImportProductsRequest"];
+                "text/csv": string;
             };
         };
         responses: {
