@@ -1,6 +1,7 @@
 import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
 import { config, type Config } from "./config.ts";
 import { loggerConfig } from "./logger.ts";
+import { closeProducers } from "./queue.ts";
 import { ZodValidator } from "./validation.ts";
 
 /**
@@ -14,7 +15,8 @@ export function brokerOptions(c: Config = config(), overrides: Partial<BrokerOpt
 		transporter: (c.TRANSPORTER || null) as BrokerOptions["transporter"],
 		logger: loggerConfig(c),
 		validator: false,
-		middlewares: [ZodValidator],
+		// Queue producers are shared by a process's services: closed once, when its broker stops.
+		middlewares: [ZodValidator, { name: "QueueProducers", stopped: () => closeProducers() }],
 		requestTimeout: c.REQUEST_TIMEOUT_MS,
 		retryPolicy: { enabled: true, retries: 2, delay: 100, maxDelay: 1000, factor: 2, check: (err: any) => !!err?.retryable },
 		circuitBreaker: { enabled: true, threshold: 0.5, minRequestCount: 20, windowTime: 60, halfOpenTime: 10_000 },

@@ -5,7 +5,8 @@ import { validationFailed } from "./errors.ts";
 
 // Opaque list cursors: the sort key and id of the last item, signed so a tampered or
 // foreign cursor is a validation_failed rather than a silently wrong page.
-const Payload = z.object({ k: z.union([z.string(), z.number(), z.null()]), id: z.string().max(100) });
+// `s` names the order the cursor was made for; using it with another order is refused.
+const Payload = z.object({ k: z.union([z.string(), z.number(), z.null()]), id: z.string().max(100), s: z.string().max(50).optional() });
 export type CursorPayload = z.infer<typeof Payload>;
 
 function secret(): string {
@@ -18,16 +19,19 @@ export function encodeCursor(p: CursorPayload): string {
 	return `${data}.${sign(data)}`;
 }
 
-export function decodeCursor(cursor: string, path = "cursor"): CursorPayload {
-	const bad = () => validationFailed([{ path, code: "invalid_cursor", message: "Invalid cursor" }]);
+export function decodeCursor(cursor: string, path = "cursor", order?: string): CursorPayload {
+	const bad = (message = "Invalid cursor") => validationFailed([{ path, code: "invalid_cursor", message }]);
 	const [data, mac, extra] = cursor.split(".");
 	if (!data || !mac || extra !== undefined) throw bad();
 	const expected = Buffer.from(sign(data));
 	const given = Buffer.from(mac);
 	if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw bad();
+	let p: CursorPayload;
 	try {
-		return Payload.parse(JSON.parse(Buffer.from(data, "base64url").toString("utf8")));
+		p = Payload.parse(JSON.parse(Buffer.from(data, "base64url").toString("utf8")));
 	} catch {
 		throw bad();
 	}
+	if (order !== undefined && p.s !== order) throw bad("This cursor belongs to another sort order: send the same sort and filters as the page it came from");
+	return p;
 }

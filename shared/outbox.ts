@@ -25,6 +25,11 @@ export const workRequestSchema = {
 /** A fresh, increasing version token (ObjectIds sort by time, then by counter). */
 export const newVersion = (): string => new Types.ObjectId().toHexString();
 
+/** A new request, for a document being inserted. */
+export function newRequest(version = newVersion()): WorkRequest {
+	return { requested: version, requested_at: new Date(), pending: true, done: null };
+}
+
 /** The `$set` that records a new request, for the same update that changes the document. */
 export function requestWork(prefix = "index", version = newVersion()): Record<string, unknown> {
 	return { [`${prefix}.requested`]: version, [`${prefix}.requested_at`]: new Date(), [`${prefix}.pending`]: true };
@@ -40,7 +45,7 @@ export interface OutboxOptions<D> {
 	field?: string;
 }
 
-export class Outbox<D extends { index?: WorkRequest | null }> {
+export class Outbox<D extends object> {
 	private timer?: NodeJS.Timeout;
 	constructor(private readonly o: OutboxOptions<D>) {}
 
@@ -50,7 +55,7 @@ export class Outbox<D extends { index?: WorkRequest | null }> {
 
 	/** Enqueues the document's current request; false when Redis did not take it (the reconciler will). */
 	async send(doc: D & { _id: string }): Promise<boolean> {
-		const req = doc.index;
+		const req = (doc as Record<string, unknown>)[this.field] as WorkRequest | null | undefined;
 		if (!req?.pending) return true;
 		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, `${doc._id}_${req.requested}`);
 	}

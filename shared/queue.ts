@@ -9,6 +9,10 @@ import { config } from "./config.ts";
 export const QUEUES = {
 	/** Index a product and match it against open notices (consumer: matching). */
 	productIndex: "matching-product-index",
+	/** Match a new or amended notice against every company (consumer: matching). */
+	noticeMatch: "matching-notice-match",
+	/** Let learned rules consider a feedback verdict (consumer: matching). */
+	feedbackLearn: "matching-feedback-learn",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

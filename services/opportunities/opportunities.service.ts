@@ -1,26 +1,104 @@
-import type { ServiceSchema } from "moleculer";
-import { notBuiltYet } from "../../shared/actions.ts";
-import {
-	archiveOpportunity,
-	getDashboard,
-	getOpportunity,
-	listOpportunities,
-	sendFeedback,
-	unarchiveOpportunity,
-} from "../../shared/contract/opportunities-operations.ts";
+import type { Connection } from "mongoose";
+import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { z } from "zod";
+import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { requireAuth } from "../../shared/auth-context.ts";
+import type { FeedbackBody, OpportunityListQuery } from "../../shared/contract/opportunities.ts";
+import { archiveOpportunity, getDashboard, getOpportunity, listOpportunities, sendFeedback, unarchiveOpportunity } from "../../shared/contract/opportunities-operations.ts";
+import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
+import { Outbox } from "../../shared/outbox.ts";
+import { QUEUES } from "../../shared/queue.ts";
+import { dashboard } from "./dashboard.ts";
+import { listOpportunities as list } from "./listing.ts";
+import { MatchResult, recordMatch } from "./matches.ts";
+import { opportunityModels, type FeedbackDoc, type NoticeDoc, type OpportunityModels } from "./models.ts";
+import { NoticeInput, putNotice } from "./notices.ts";
+import { findOwned, recordFeedback, setArchived, toFeedback } from "./pipeline.ts";
+import { toDetail } from "./records.ts";
 
-// Opportunities: notice ingestion, the company's opportunities, archive, feedback, dashboard.
-// A stub: every action validates its input and answers not_found; issue 4 builds the behaviour.
+// opportunities: notices, each company's opportunities, archive, feedback and the dashboard.
 
-export const OpportunitiesService: ServiceSchema = {
+interface State extends Record<string, any> {
+	conn: Connection;
+	m: OpportunityModels;
+	noticeOutbox: Outbox<NoticeDoc>;
+	feedbackOutbox: Outbox<FeedbackDoc>;
+}
+
+const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
+const Versioned = z.object({ id: z.uuid(), version: z.string().min(1).max(64) }).strict();
+
+export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "opportunities",
+
 	actions: {
-		list: notBuiltYet(listOpportunities),
-		get: notBuiltYet(getOpportunity),
-		archive: notBuiltYet(archiveOpportunity),
-		unarchive: notBuiltYet(unarchiveOpportunity),
-		sendFeedback: notBuiltYet(sendFeedback),
-		dashboard: notBuiltYet(getDashboard),
+		// --- The contract's operations
+		list: operationAction(listOpportunities, function (this: State, ctx: OpContext<OpportunityListQuery>) {
+			return list(this.m, requireAuth(ctx).tenantId, ctx.params);
+		}),
+		get: operationAction(getOpportunity, async function (this: State, ctx: OpContext<{ id: string }>) {
+			return toDetail(await findOwned(this.m, requireAuth(ctx).tenantId, ctx.params.id));
+		}),
+		archive: operationAction(archiveOpportunity, function (this: State, ctx: OpContext<{ id: string }>) {
+			return setArchived(this.m, requireAuth(ctx).tenantId, ctx.params.id, true);
+		}),
+		unarchive: operationAction(unarchiveOpportunity, function (this: State, ctx: OpContext<{ id: string }>) {
+			return setArchived(this.m, requireAuth(ctx).tenantId, ctx.params.id, false);
+		}),
+		sendFeedback: operationAction(sendFeedback, async function (this: State, ctx: OpContext<{ id: string; body: FeedbackBody }>) {
+			const auth = requireAuth(ctx);
+			const { feedback, status } = await recordFeedback(this.m, auth.tenantId, auth.userId, ctx.params.id, ctx.params.body);
+			await this.feedbackOutbox.send(feedback);
+			return toFeedback(feedback, status);
+		}),
+		dashboard: operationAction(getDashboard, function (this: State, ctx: OpContext) {
+			return dashboard(this.m, requireAuth(ctx).tenantId, []);
+		}),
+
+		// --- Internal: ingestion and matching write through these (never routed)
+		putNotice: validatedAction(NoticeInput, async function (this: State, ctx: OpContext<NoticeInput>) {
+			const { notice, created } = await putNotice(this.m, ctx.params);
+			await this.noticeOutbox.send(notice);
+			return { id: notice._id, created };
+		}),
+		recordMatch: validatedAction(MatchResult, function (this: State, ctx: OpContext<MatchResult>) {
+			return recordMatch(this.m, ctx.params);
+		}),
+		markNoticeMatched: validatedAction(Versioned, function (this: State, ctx: OpContext<{ id: string; version: string }>) {
+			return this.noticeOutbox.markDone(ctx.params.id, ctx.params.version);
+		}),
+		markFeedbackLearned: validatedAction(Versioned, function (this: State, ctx: OpContext<{ id: string; version: string }>) {
+			return this.feedbackOutbox.markDone(ctx.params.id, ctx.params.version);
+		}),
+		reconcileRequests: validatedAction(z.object({ graceMs: z.number().int().min(0).default(10_000) }).strict(), async function (this: State, ctx: OpContext<{ graceMs: number }>) {
+			return {
+				notices: await this.noticeOutbox.reconcile(ctx.params.graceMs),
+				feedback: await this.feedbackOutbox.reconcile(ctx.params.graceMs),
+			};
+		}),
+	},
+
+	async started(this: State) {
+		this.conn = await connectServiceDb("opportunities");
+		this.m = opportunityModels(this.conn);
+		await syncIndexes(this.conn);
+		this.noticeOutbox = new Outbox<NoticeDoc>({ model: this.m.notices, queue: QUEUES.noticeMatch, jobName: "match-notice", field: "match", data: (n) => ({ noticeId: n._id }) });
+		this.feedbackOutbox = new Outbox<FeedbackDoc>({
+			model: this.m.feedback,
+			queue: QUEUES.feedbackLearn,
+			jobName: "learn-feedback",
+			field: "learn",
+			data: (f) => ({ tenantId: f.tenant_id, feedbackId: f._id }),
+		});
+		const onError = (e: unknown) => this.logger.warn({ err: e }, "outbox reconcile failed");
+		this.noticeOutbox.startReconciler(RECONCILE_MS, onError);
+		this.feedbackOutbox.startReconciler(RECONCILE_MS, onError);
+	},
+
+	async stopped(this: State) {
+		this.noticeOutbox?.stopReconciler();
+		this.feedbackOutbox?.stopReconciler();
+		await this.conn?.close();
 	},
 };
 

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { RationaleItem, ScoreSource, Signals, SignalSource } from "../../shared/contract/opportunities.ts";
+import { notFound } from "../../shared/errors.ts";
+import type { NoticeDoc, OpportunityModels } from "./models.ts";
+import { deadlineFields, discoveredFields, scoreFields } from "./records.ts";
+
+// Writing matching's results: one opportunity per (company, notice), upserted. Re-matching
+// replaces the score and rationale but never the company's own state (status, archive,
+// notification), and a replayed result (same match version) leaves the same state.
+
+export const MatchResult = z
+	.object({
+		tenantId: z.uuid(),
+		noticeId: z.uuid(),
+		/** Version of the matching run that produced this result; an older one never overwrites a newer one. */
+		matchVersion: z.string().min(1).max(64),
+		supported: z.boolean().default(true),
+		score: z.number().min(0).max(100).nullable(),
+		score_source: ScoreSource.default("matcher"),
+		product_match: z.record(z.string(), z.unknown()).default({}),
+		product_match_name: z.string().max(200).nullable().default(null),
+		rationale: z.array(RationaleItem).max(50).default([]),
+		eligible: z.boolean().default(true),
+		signals: Signals.nullable().default(null),
+		signal_source: SignalSource.nullable().default(null),
+		extraction_signal_source: SignalSource.nullable().default(null),
+	})
+	.strict();
+export type MatchResult = z.infer<typeof MatchResult>;
+
+/** Lower-cased text that `q` searches: title, issuing body, reference number, description. */
+export function searchText(n: Pick<NoticeDoc, "title" | "issuing_body" | "reference_number" | "rfp_id" | "description">): string {
+	return [n.title, n.issuing_body, n.reference_number, n.rfp_id, (n.description ?? "").slice(0, 4000)].join("\n").toLowerCase();
+}
+
+/** The notice fields each of its opportunities carries (refreshed when the notice changes). */
+export function noticeCopy(n: NoticeDoc): Record<string, unknown> {
+	return {
+		rfp_id: n.rfp_id,
+		reference_number: n.reference_number,
+		title: n.title,
+		issuing_body: n.issuing_body,
+		source: n.source,
+		source_url: n.source_url ?? null,
+		categories: (n.categories ?? []).map((c) => c.code).filter(Boolean),
+		deadline: n.deadline ?? null,
+		estimated_value: n.estimated_value ?? null,
+		currency: n.currency ?? null,
+		source_status: n.source_status,
+		search_text: searchText(n),
+		...deadlineFields(n.deadline ?? null),
+	};
+}
+
+export async function recordMatch(m: OpportunityModels, r: MatchResult): Promise<{ id: string; created: boolean }> {
+	const notice = await m.notices.findById(r.noticeId).lean<NoticeDoc>();
+	if (!notice) throw notFound("Notice");
+	const now = new Date();
+	const { tenantId, noticeId, matchVersion, ...result } = r;
+	const set = {
+		...noticeCopy(notice),
+		...result,
+		match_version: matchVersion,
+		updated_at: now,
+		...scoreFields(r.score),
+	};
+	const existing = await m.opportunities.findOne({ tenant_id: tenantId, notice_id: noticeId }, { _id: 1, match_version: 1 }).lean();
+	if (existing) {
+		// Versions are ObjectId hex strings: they compare in creation order.
+		await m.opportunities.updateOne({ _id: existing._id, $or: [{ match_version: null }, { match_version: { $lte: matchVersion } }] }, { $set: set });
+		return { id: existing._id, created: false };
+	}
+	try {
+		const doc = await m.opportunities.create({ tenant_id: tenantId, notice_id: noticeId, status: notice.source_status === "open" ? "new" : "expired", ...set, ...discoveredFields(now) });
+		return { id: doc._id, created: true };
+	} catch (e) {
+		if ((e as { code?: number }).code === 11000) return recordMatch(m, r); // raced with another writer: update instead
+		throw e;
+	}
+}
+
+/** After a notice changed: every company's copy of its fields follows. */
+export async function refreshCopies(m: OpportunityModels, notice: NoticeDoc): Promise<number> {
+	const r = await m.opportunities.updateMany({ notice_id: notice._id }, { $set: { ...noticeCopy(notice), updated_at: new Date() } });
+	return r.modifiedCount;
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import { Schema, type Connection, type InferSchemaType, type Model } from "mongoose";
+import { workRequestSchema } from "../../shared/outbox.ts";
+
+// The opportunities service's collections: notices (global, one per solicitation), a
+// company's opportunities (one per company and notice) and their feedback. Notice fields a list filters or sorts on are copied onto each
+// opportunity (no $lookup on FerretDB) and refreshed when the notice changes.
+
+const id = { type: String, default: () => randomUUID() };
+const mixed = { type: Schema.Types.Mixed, default: null };
+
+const OpportunitySchema = new Schema(
+	{
+		_id: id,
+		tenant_id: { type: String, required: true },
+		notice_id: { type: String, required: true },
+
+		// --- copied from the notice
+		rfp_id: { type: String, required: true },
+		reference_number: { type: String, required: true },
+		title: { type: String, required: true },
+		issuing_body: { type: String, required: true },
+		source: { type: String, required: true },
+		source_url: { type: String, default: null },
+		categories: { type: [String], default: [] },
+		deadline: { type: Date, default: null },
+		estimated_value: { type: Number, default: null },
+		currency: { type: String, default: null },
+		source_status: { type: String, required: true },
+		/** Lower-cased title, issuing body, reference number and description, for `q`. */
+		search_text: { type: String, default: "" },
+
+		// --- written by matching
+		score: { type: Number, default: null },
+		score_band: { type: String, default: "unscored" },
+		score_source: { type: String, default: "matcher" },
+		product_match: { type: Schema.Types.Mixed, default: {} },
+		product_match_name: { type: String, default: null },
+		rationale: { type: [Schema.Types.Mixed], default: [] },
+		eligible: { type: Boolean, default: true },
+		signals: mixed,
+		signal_source: { type: String, default: null },
+		extraction_signal_source: { type: String, default: null },
+		/** False when the products that supported the match are gone: kept, but out of the default list. */
+		supported: { type: Boolean, default: true },
+		match_version: { type: String, default: null },
+
+		// --- the company's own state, never touched by re-matching
+		status: { type: String, required: true, default: "new" },
+		archived_at: { type: Date, default: null },
+		notified_at: { type: Date, default: null },
+		discovered_at: { type: Date, required: true },
+		updated_at: { type: Date, required: true },
+
+		// --- sort keys, each ascending (a descending order is the negated value); a missing
+		// score or deadline sorts last either way
+		score_asc: { type: Number, required: true },
+		score_desc: { type: Number, required: true },
+		deadline_asc: { type: Number, required: true },
+		deadline_desc: { type: Number, required: true },
+		discovered_asc: { type: Number, required: true },
+		discovered_desc: { type: Number, required: true },
+	},
+	{ versionKey: false, minimize: false },
+);
+OpportunitySchema.index({ tenant_id: 1, notice_id: 1 }, { unique: true });
+OpportunitySchema.index({ notice_id: 1 });
+for (const key of ["score_asc", "score_desc", "deadline_asc", "deadline_desc", "discovered_asc", "discovered_desc"]) {
+	OpportunitySchema.index({ tenant_id: 1, archived_at: 1, supported: 1, [key]: 1, _id: 1 });
+}
+
+const NoticeSchema = new Schema(
+	{
+		_id: id,
+		source: { type: String, required: true },
+		source_id: { type: String, required: true },
+		rfp_id: { type: String, required: true },
+		reference_number: { type: String, required: true },
+		title: { type: String, required: true },
+		issuing_body: { type: String, required: true },
+		description: { type: String, default: "" },
+		categories: { type: [{ scheme: String, code: String, label: String, _id: false }], default: [] },
+		deadline: { type: Date, default: null },
+		estimated_value: { type: Number, default: null },
+		currency: { type: String, default: null },
+		source_status: { type: String, required: true, default: "open" },
+		source_url: { type: String, default: null },
+		published_at: { type: Date, default: null },
+		/** The rest of the normalized notice (items, contacts, documents, place, set-aside...). */
+		details: { type: Schema.Types.Mixed, default: {} },
+		created_at: { type: Date, required: true },
+		updated_at: { type: Date, required: true },
+		/** Durable request to match this notice against every company (consumer: matching). */
+		match: { type: new Schema(workRequestSchema, { _id: false }), default: null },
+	},
+	{ versionKey: false, minimize: false },
+);
+NoticeSchema.index({ source: 1, source_id: 1 }, { unique: true });
+NoticeSchema.index({ "match.pending": 1, "match.requested_at": 1 });
+
+const FeedbackSchema = new Schema(
+	{
+		_id: id,
+		tenant_id: { type: String, required: true },
+		opportunity_id: { type: String, required: true },
+		notice_id: { type: String, required: true },
+		user_id: { type: String, default: null },
+		verdict: { type: String, required: true },
+		reason: { type: String, default: null },
+		created_at: { type: Date, required: true },
+		superseded_at: { type: Date, default: null },
+		/** Durable request for learned rules to take this verdict into account (consumer: matching). */
+		learn: { type: new Schema(workRequestSchema, { _id: false }), default: null },
+	},
+	{ versionKey: false },
+);
+FeedbackSchema.index({ tenant_id: 1, opportunity_id: 1, created_at: -1 });
+FeedbackSchema.index({ "learn.pending": 1, "learn.requested_at": 1 });
+
+export type OpportunityDoc = InferSchemaType<typeof OpportunitySchema> & { _id: string };
+export type FeedbackDoc = InferSchemaType<typeof FeedbackSchema> & { _id: string };
+export type NoticeDoc = InferSchemaType<typeof NoticeSchema> & { _id: string };
+
+export interface OpportunityModels {
+	opportunities: Model<OpportunityDoc>;
+	feedback: Model<FeedbackDoc>;
+	notices: Model<NoticeDoc>;
+}
+
+export function opportunityModels(conn: Connection): OpportunityModels {
+	return {
+		opportunities: conn.model("Opportunity", OpportunitySchema, "opportunities"),
+		feedback: conn.model("Feedback", FeedbackSchema, "feedback"),
+		notices: conn.model("Notice", NoticeSchema, "notices"),
+	};
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { DateTime } from "../../shared/contract/common.ts";
+import { SourceStatus } from "../../shared/contract/opportunities.ts";
+import { newRequest, requestWork } from "../../shared/outbox.ts";
+import type { NoticeDoc, OpportunityModels } from "./models.ts";
+import { refreshCopies } from "./matches.ts";
+
+// Storing notices. Every new or changed notice durably requests matching (the `match`
+// request is written with the notice itself) and its opportunities' copies follow it.
+
+export const NoticeInput = z
+	.object({
+		source: z.string().min(1).max(100),
+		source_id: z.string().min(1).max(300),
+		rfp_id: z.string().min(1).max(300),
+		reference_number: z.string().max(300),
+		title: z.string().min(1).max(1000),
+		issuing_body: z.string().max(500),
+		description: z.string().max(100_000).default(""),
+		categories: z.array(z.object({ scheme: z.string().max(20), code: z.string().max(40), label: z.string().max(300).optional() })).max(200).default([]),
+		deadline: DateTime.nullable().default(null),
+		estimated_value: z.number().nonnegative().nullable().default(null),
+		currency: z.string().max(3).nullable().default(null),
+		source_status: SourceStatus.default("open"),
+		source_url: z.string().max(2048).nullable().default(null),
+		published_at: DateTime.nullable().default(null),
+		details: z.record(z.string(), z.unknown()).default({}),
+	})
+	.strict();
+export type NoticeInput = z.infer<typeof NoticeInput>;
+
+export async function putNotice(m: OpportunityModels, n: NoticeInput): Promise<{ notice: NoticeDoc; created: boolean }> {
+	const now = new Date();
+	const fields = {
+		...n,
+		deadline: n.deadline ? new Date(n.deadline) : null,
+		published_at: n.published_at ? new Date(n.published_at) : null,
+		updated_at: now,
+	};
+	const existing = await m.notices.findOne({ source: n.source, source_id: n.source_id }, { _id: 1 }).lean();
+	if (existing) {
+		await m.notices.updateOne({ _id: existing._id }, { $set: { ...fields, ...requestWork("match") } });
+		const notice = (await m.notices.findById(existing._id).lean<NoticeDoc>())!;
+		await refreshCopies(m, notice);
+		return { notice, created: false };
+	}
+	try {
+		const doc = await m.notices.create({ ...fields, created_at: now, match: newRequest() });
+		return { notice: doc.toObject() as NoticeDoc, created: true };
+	} catch (e) {
+		if ((e as { code?: number }).code === 11000) return putNotice(m, n); // another writer created it first
+		throw e;
+	}
+}
