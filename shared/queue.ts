@@ -1,4 +1,4 @@
-import { Queue, type JobsOptions } from "bullmq";
+import { Queue, Worker, type JobsOptions, type Processor } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import { config } from "./config.ts";
 
@@ -13,6 +13,8 @@ export const QUEUES = {
 	noticeMatch: "matching-notice-match",
 	/** Let learned rules consider a feedback verdict (consumer: matching). */
 	feedbackLearn: "matching-feedback-learn",
+	/** Periodic upkeep of notices and opportunities, e.g. passed deadlines (consumer: opportunities). */
+	opportunitiesUpkeep: "opportunities-upkeep",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -76,5 +78,34 @@ export async function enqueue(name: QueueName, jobName: string, data: object, jo
 		return false;
 	} finally {
 		clearTimeout(timer);
+	}
+}
+
+/**
+ * A worker for one of the service's own queues. It waits for Redis when it is away, and
+ * `close()` lets the job in hand finish (graceful shutdown).
+ */
+export function startWorker(name: QueueName, processor: Processor, concurrency = 1): { worker: Worker; close(): Promise<void> } {
+	const c = config();
+	const connection = new Redis(c.REDIS_URL, redisOptions(true));
+	connection.on("error", () => undefined);
+	const worker = new Worker(name, processor, { connection, prefix: `${c.REDIS_PREFIX}:bull`, concurrency });
+	worker.on("error", () => undefined);
+	return {
+		worker,
+		async close() {
+			await worker.close();
+			connection.disconnect();
+		},
+	};
+}
+
+/** Runs `jobName` on the queue every `everyMs` (one scheduler per id, however many processes). */
+export async function schedule(name: QueueName, schedulerId: string, everyMs: number, jobName: string): Promise<boolean> {
+	try {
+		await producer(name).upsertJobScheduler(schedulerId, { every: everyMs }, { name: jobName, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+		return true;
+	} catch {
+		return false;
 	}
 }

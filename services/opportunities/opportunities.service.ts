@@ -7,7 +7,8 @@ import type { FeedbackBody, OpportunityListQuery } from "../../shared/contract/o
 import { archiveOpportunity, getDashboard, getOpportunity, listOpportunities, sendFeedback, unarchiveOpportunity } from "../../shared/contract/opportunities-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { Outbox } from "../../shared/outbox.ts";
-import { QUEUES } from "../../shared/queue.ts";
+import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
+import { closePastDeadlines } from "./expiry.ts";
 import { dashboard } from "./dashboard.ts";
 import { listOpportunities as list } from "./listing.ts";
 import { MatchResult, recordMatch } from "./matches.ts";
@@ -23,9 +24,12 @@ interface State extends Record<string, any> {
 	m: OpportunityModels;
 	noticeOutbox: Outbox<NoticeDoc>;
 	feedbackOutbox: Outbox<FeedbackDoc>;
+	upkeep?: ReturnType<typeof startWorker>;
+	scheduleRetry?: NodeJS.Timeout;
 }
 
 const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
+const DEADLINE_SWEEP_MS = Number(process.env.DEADLINE_SWEEP_MS ?? 5 * 60_000);
 const Versioned = z.object({ id: z.uuid(), version: z.string().min(1).max(64) }).strict();
 
 export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
@@ -93,11 +97,24 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		const onError = (e: unknown) => this.logger.warn({ err: e }, "outbox reconcile failed");
 		this.noticeOutbox.startReconciler(RECONCILE_MS, onError);
 		this.feedbackOutbox.startReconciler(RECONCILE_MS, onError);
+		this.upkeep = startWorker(QUEUES.opportunitiesUpkeep, async (job) => {
+			if (job.name === "close-past-deadlines") return closePastDeadlines(this.m);
+			throw new Error(`unknown upkeep job ${job.name}`);
+		});
+		// Registering the schedule needs Redis; while it is away, keep trying in the background.
+		const register = async () => {
+			if (await schedule(QUEUES.opportunitiesUpkeep, "close-past-deadlines", DEADLINE_SWEEP_MS, "close-past-deadlines")) clearInterval(this.scheduleRetry);
+		};
+		this.scheduleRetry = setInterval(() => void register(), 30_000);
+		this.scheduleRetry.unref();
+		await register();
 	},
 
 	async stopped(this: State) {
 		this.noticeOutbox?.stopReconciler();
 		this.feedbackOutbox?.stopReconciler();
+		clearInterval(this.scheduleRetry);
+		await this.upkeep?.close();
 		await this.conn?.close();
 	},
 };

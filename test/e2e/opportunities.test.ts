@@ -156,7 +156,7 @@ describe("archive", () => {
 		expect((await list("?archived=true")).items.map((i) => i.id)).toEqual([ids.mid]);
 
 		const detail = (await api(stack, "GET", `/opportunities/${ids.mid}`, { key: read })).body;
-		const noticeId = (await stack.broker.call<any, object>("opportunities.recordMatch", { tenantId: acme.tenantId, noticeId: await noticeOf(ids.mid), matchVersion: version(), score: 88 })).id;
+		const noticeId = (await stack.broker.call<any, object>("opportunities.recordMatch", { tenantId: acme.tenantId, noticeId: await noticeOf(ids.mid!), matchVersion: version(), score: 88 })).id;
 		expect(noticeId).toBe(ids.mid);
 		const after = (await api(stack, "GET", `/opportunities/${ids.mid}`, { key: read })).body;
 		expect(after.archived_at).toBe(first.body.archived_at);
@@ -173,7 +173,7 @@ describe("archive", () => {
 	it("ignores an older match result arriving after a newer one", async () => {
 		const older = version();
 		const newer = version();
-		const noticeId = await noticeOf(ids.low);
+		const noticeId = await noticeOf(ids.low!);
 		await stack.broker.call("opportunities.recordMatch", { tenantId: acme.tenantId, noticeId, matchVersion: newer, score: 40 });
 		await stack.broker.call("opportunities.recordMatch", { tenantId: acme.tenantId, noticeId, matchVersion: older, score: 10 });
 		expect((await api(stack, "GET", `/opportunities/${ids.low}`, { key: read })).body.score).toBe(40);
@@ -255,3 +255,28 @@ async function noticeOf(opportunityId: string): Promise<string> {
 	const svc = stack.broker.getLocalService("opportunities") as unknown as { m: { opportunities: { findById(id: string): { lean(): Promise<{ notice_id: string }> } } } };
 	return (await svc.m.opportunities.findById(opportunityId).lean()).notice_id;
 }
+
+describe("passing deadlines", () => {
+	it("are swept on a schedule: the notice closes and untouched opportunities expire", async () => {
+		const { producer, QUEUES: Q } = await import("../../shared/queue.ts");
+		const schedulers = await producer(Q.opportunitiesUpkeep).getJobSchedulers();
+		expect(schedulers.map((s) => s.key)).toContain("close-past-deadlines");
+
+		const noticeId = await notice(stack, { title: "Closed yesterday", deadline: new Date(Date.now() - 86400_000).toISOString() });
+		const untouched = await match(stack, acme.tenantId, noticeId, { score: 70 });
+		const interested = await match(stack, globex.tenantId, noticeId, { score: 70 });
+		const gkey = (await apiKey(stack, globex, ["opportunities:read", "opportunities:write"])).secret;
+		await api(stack, "POST", `/opportunities/${interested}/feedback`, { key: gkey, body: { verdict: "relevant" } });
+
+		await producer(Q.opportunitiesUpkeep).add("close-past-deadlines", {});
+		let detail: any;
+		for (let i = 0; i < 50; i++) {
+			detail = (await api(stack, "GET", `/opportunities/${untouched}`, { key: read })).body;
+			if (detail.status === "expired") break;
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		expect(detail).toMatchObject({ status: "expired", source_status: "closed" });
+		const g = (await api(stack, "GET", `/opportunities/${interested}`, { key: gkey })).body;
+		expect(g).toMatchObject({ status: "interested", source_status: "closed" });
+	});
+});
