@@ -10,7 +10,7 @@ import { SCOPES } from "../../shared/contract/scopes.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { createKey, listKeys, revokeKey, verifyKey } from "./api-keys.ts";
-import { createTenant, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
+import { contactEmail, createTenant, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
 import { verifyIdToken } from "./id-tokens.ts";
 import { authModels, type AuthModels } from "./models.ts";
 import { clearedCookie, endSession, purgeExpiredSessions, sessionCookie, signIn, verifySession } from "./sessions.ts";
@@ -96,6 +96,9 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 				return createTenant(this.m, ctx.params.name, ctx.params.ownerEmail);
 			},
 		),
+		contactEmail: validatedAction(z.object({ tenantId: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string }>) {
+			return { email: await contactEmail(this.m, ctx.params.tenantId) };
+		}),
 		setMembership: validatedAction(
 			z.object({ tenantId: z.uuid(), email: Email, status: z.enum(["active", "disabled"]) }).strict(),
 			async function (this: State, ctx: OpContext<{ tenantId: string; email: string; status: "active" | "disabled" }>) {

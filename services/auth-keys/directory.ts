@@ -98,3 +98,11 @@ export async function setMembership(m: AuthModels, tenantId: string, email: stri
 	}
 	return (await m.memberships.create({ tenant_id: tenantId, user_id: user._id, status, created_at: new Date() })).toObject();
 }
+
+/** The company's contact email: its first active owner's, else its first active member's. */
+export async function contactEmail(m: AuthModels, tenantId: string): Promise<string | null> {
+	const ms = await m.memberships.find({ tenant_id: tenantId, status: "active" }).sort({ created_at: 1, _id: 1 }).lean();
+	const pick = ms.find((x) => x.role === "owner") ?? ms[0];
+	if (!pick) return null;
+	return (await m.users.findById(pick.user_id, { email: 1 }).lean())?.email ?? null;
+}
