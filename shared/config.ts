@@ -29,6 +29,12 @@ const Env = z.object({
 	OIDC_JWKS_URL: z.string().default(""),
 	DEV_ISSUER_DIR: z.string().default(".data/dev-issuer"),
 	REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+	SMTP_URL: z.string().default("smtp://127.0.0.1:1025"),
+	MAIL_FROM: z.string().default("Opportunity Matching <digest@localhost>"),
+	PORTAL_URL: z.string().default(""),
+	DIGEST_TICK_MS: z.coerce.number().int().positive().default(60_000),
+	/** "off" runs no queue workers, schedulers or reconcilers in this process (CLI, API-only replicas). */
+	WORKERS: z.enum(["on", "off"]).default("on"),
 });
 export type Config = z.infer<typeof Env> & {
 	/** The issuer URL the local development issuer signs with. */

@@ -15,6 +15,8 @@ export const QUEUES = {
 	feedbackLearn: "matching-feedback-learn",
 	/** Periodic upkeep of notices and opportunities, e.g. passed deadlines (consumer: opportunities). */
 	opportunitiesUpkeep: "opportunities-upkeep",
+	/** Digest scheduling and delivery (consumer: notifications). */
+	digests: "notifications-digests",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -97,8 +97,16 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 			},
 		),
 		contactEmail: validatedAction(z.object({ tenantId: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string }>) {
-			return { email: await contactEmail(this.m, ctx.params.tenantId) };
+			const [email, name] = await Promise.all([contactEmail(this.m, ctx.params.tenantId), tenantName(this.m, ctx.params.tenantId)]);
+			return { email, name };
 		}),
+		tenantIds: validatedAction(
+			z.object({ after: z.string().max(100).default(""), limit: z.number().int().min(1).max(5000).default(1000) }).strict(),
+			async function (this: State, ctx: OpContext<{ after: string; limit: number }>) {
+				const rows = await this.m.tenants.find({ _id: { $gt: ctx.params.after } }, { _id: 1 }).sort({ _id: 1 }).limit(ctx.params.limit).lean();
+				return { ids: rows.map((r) => r._id) };
+			},
+		),
 		setMembership: validatedAction(
 			z.object({ tenantId: z.uuid(), email: Email, status: z.enum(["active", "disabled"]) }).strict(),
 			async function (this: State, ctx: OpContext<{ tenantId: string; email: string; status: "active" | "disabled" }>) {

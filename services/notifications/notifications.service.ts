@@ -1,24 +1,47 @@
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { operationAction, type OpContext } from "../../shared/actions.ts";
+import { z } from "zod";
+import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
+import { config } from "../../shared/config.ts";
 import type { UpdateNotificationSettingsBody } from "../../shared/contract/settings.ts";
 import { getNotificationSettings, updateNotificationSettings } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
+import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
+import { previewDigest, runDigest, type Caller } from "./delivery.ts";
+import { closeMailer } from "./mailer.ts";
 import { notificationModels, type NotificationModels } from "./models.ts";
-import { getSettings, updateSettings } from "./settings.ts";
+import { queueDueDigests } from "./scheduler.ts";
+import { ensureSettings, getSettings, updateSettings } from "./settings.ts";
 
-// notifications: each company's digest settings (the scheduled digest email comes with issue 6).
+// notifications: each company's digest settings and the scheduled digest email.
 
 interface State extends Record<string, any> {
 	conn: Connection;
 	m: NotificationModels;
+	worker?: ReturnType<typeof startWorker>;
+	scheduleRetry?: NodeJS.Timeout;
 }
 
-/** The account contact email: where the digest goes when no recipient is configured. */
-async function contactEmail(ctx: OpContext, tenantId: string): Promise<string | null> {
-	return (await ctx.call<{ email: string | null }, { tenantId: string }>("auth-keys.contactEmail", { tenantId })).email;
+interface Contact {
+	email: string | null;
+	name: string | null;
 }
+const contact = (caller: Caller, tenantId: string) => caller.call<Contact>("auth-keys.contactEmail", { tenantId });
+
+/** Every company gets default settings (and so digest slots) without having to change them. */
+async function ensureAllSettings(m: NotificationModels, caller: Caller): Promise<number> {
+	let after = "";
+	let created = 0;
+	for (;;) {
+		const { ids } = await caller.call<{ ids: string[] }>("auth-keys.tenantIds", { after, limit: 1000 });
+		if (ids.length === 0) return created;
+		created += await ensureSettings(m, ids);
+		after = ids[ids.length - 1]!;
+	}
+}
+
+const DigestJob = z.object({ tenantId: z.uuid(), slot: z.iso.datetime() }).strict();
 
 export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "notifications",
@@ -26,11 +49,26 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 	actions: {
 		getSettings: operationAction(getNotificationSettings, async function (this: State, ctx: OpContext) {
 			const { tenantId } = requireAuth(ctx);
-			return getSettings(this.m, tenantId, await contactEmail(ctx, tenantId));
+			return getSettings(this.m, tenantId, (await contact(ctx, tenantId)).email);
 		}),
 		updateSettings: operationAction(updateNotificationSettings, async function (this: State, ctx: OpContext<{ body: UpdateNotificationSettingsBody }>) {
 			const { tenantId } = requireAuth(ctx);
-			return updateSettings(this.m, tenantId, ctx.params.body, await contactEmail(ctx, tenantId));
+			return updateSettings(this.m, tenantId, ctx.params.body, (await contact(ctx, tenantId)).email);
+		}),
+
+		// --- Internal: the scheduler's steps, callable on their own (tests control time through `now`)
+		queueDueDigests: validatedAction(z.object({ now: z.iso.datetime().optional() }).strict(), function (this: State, ctx: OpContext<{ now?: string }>) {
+			return queueDueDigests(this.m, ctx.params.now ? new Date(ctx.params.now) : new Date());
+		}),
+		runDigest: validatedAction(DigestJob, async function (this: State, ctx: OpContext<z.infer<typeof DigestJob>>) {
+			const { tenantId, slot } = ctx.params;
+			return { outcome: await runDigest(this.m, ctx, tenantId, new Date(slot), (await contact(ctx, tenantId)).name) };
+		}),
+		ensureSettings: validatedAction(z.object({}).strict(), function (this: State) {
+			return ensureAllSettings(this.m, this.broker);
+		}),
+		previewDigest: validatedAction(z.object({ tenantId: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string }>) {
+			return previewDigest(this.m, ctx, ctx.params.tenantId, (await contact(ctx, ctx.params.tenantId)).name);
 		}),
 	},
 
@@ -38,9 +76,39 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 		this.conn = await connectServiceDb("notifications");
 		this.m = notificationModels(this.conn);
 		await syncIndexes(this.conn);
+		if (config().WORKERS === "off") return;
+		const broker = this.broker as unknown as Caller;
+		this.worker = startWorker(QUEUES.digests, async (job) => {
+			switch (job.name) {
+				case "tick":
+					return queueDueDigests(this.m);
+				case "ensure-settings":
+					return ensureAllSettings(this.m, broker);
+				case "send-digest": {
+					const { tenantId, slot } = DigestJob.parse(job.data);
+					return runDigest(this.m, broker, tenantId, new Date(slot), (await contact(broker, tenantId)).name);
+				}
+				default:
+					throw new Error(`unknown digest job ${job.name}`);
+			}
+		});
+		// A digest that keeps failing is reported, never dropped silently.
+		this.worker.worker.on("failed", (job, err) => {
+			if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.error({ job: job.name, data: job.data, err: err.message }, "digest job failed after its last attempt");
+		});
+		const register = async () => {
+			const ok = (await schedule(QUEUES.digests, "digest-tick", config().DIGEST_TICK_MS, "tick")) && (await schedule(QUEUES.digests, "ensure-settings", 10 * 60_000, "ensure-settings"));
+			if (ok) clearInterval(this.scheduleRetry);
+		};
+		this.scheduleRetry = setInterval(() => void register(), 30_000);
+		this.scheduleRetry.unref();
+		await register();
 	},
 
 	async stopped(this: State) {
+		clearInterval(this.scheduleRetry);
+		await this.worker?.close();
+		closeMailer();
 		await this.conn?.close();
 	},
 };

@@ -8,9 +8,11 @@ import { nextDigestAt } from "./schedule.ts";
 
 type Stored = Omit<NotificationSettings, "effective_recipients" | "last_digest_sent_at" | "next_digest_at"> & {
 	last_digest_sent_at: Date | null;
+	/** The scheduler's next slot once a document exists (it may be a missed slot still to send). */
+	next_digest_at?: Date | null;
 };
 
-async function stored(m: NotificationModels, tenantId: string): Promise<Stored> {
+export async function storedSettings(m: NotificationModels, tenantId: string): Promise<Stored> {
 	const doc = await m.settings.findById(tenantId).lean<SettingsDoc>();
 	if (!doc) return { ...DEFAULT_NOTIFICATION_SETTINGS, digest_days: [...DEFAULT_NOTIFICATION_SETTINGS.digest_days], notification_emails: [], last_digest_sent_at: null };
 	return {
@@ -22,21 +24,22 @@ async function stored(m: NotificationModels, tenantId: string): Promise<Stored> 
 		notification_emails: doc.notification_emails,
 		amendment_notification_policy: doc.amendment_notification_policy as Stored["amendment_notification_policy"],
 		last_digest_sent_at: doc.last_digest_sent_at ?? null,
+		next_digest_at: doc.next_digest_at ?? null,
 	};
 }
 
 export function present(s: Stored, contactEmail: string | null, now = new Date()): NotificationSettings {
-	const { last_digest_sent_at, ...rest } = s;
+	const { last_digest_sent_at, next_digest_at, ...rest } = s;
 	return {
 		...rest,
 		effective_recipients: s.notification_emails.length ? s.notification_emails : contactEmail ? [contactEmail] : [],
 		last_digest_sent_at: iso(last_digest_sent_at),
-		next_digest_at: iso(nextDigestAt(s, now)),
+		next_digest_at: iso(next_digest_at === undefined ? nextDigestAt(s, now) : next_digest_at),
 	};
 }
 
 export async function getSettings(m: NotificationModels, tenantId: string, contactEmail: string | null): Promise<NotificationSettings> {
-	return present(await stored(m, tenantId), contactEmail);
+	return present(await storedSettings(m, tenantId), contactEmail);
 }
 
 /**
@@ -47,7 +50,20 @@ export async function updateSettings(m: NotificationModels, tenantId: string, bo
 	const now = new Date();
 	const defaults = Object.fromEntries(Object.entries(DEFAULT_NOTIFICATION_SETTINGS).filter(([k]) => !(k in body)));
 	await m.settings.updateOne({ _id: tenantId }, { $set: { ...body, updated_at: now }, $setOnInsert: defaults }, { upsert: true });
-	const next = await stored(m, tenantId);
-	await m.settings.updateOne({ _id: tenantId }, { $set: { next_digest_at: nextDigestAt(next, now) } });
+	const next = await storedSettings(m, tenantId);
+	next.next_digest_at = nextDigestAt(next, now);
+	await m.settings.updateOne({ _id: tenantId }, { $set: { next_digest_at: next.next_digest_at } });
 	return present(next, contactEmail, now);
+}
+
+/** Gives every company without settings its default document, so its digest gets a slot. */
+export async function ensureSettings(m: NotificationModels, tenantIds: string[], now = new Date()): Promise<number> {
+	const have = new Set((await m.settings.find({ _id: { $in: tenantIds } }, { _id: 1 }).lean()).map((d) => d._id));
+	let created = 0;
+	for (const id of tenantIds.filter((t) => !have.has(t))) {
+		const defaults = { ...DEFAULT_NOTIFICATION_SETTINGS, digest_days: [...DEFAULT_NOTIFICATION_SETTINGS.digest_days] };
+		const r = await m.settings.updateOne({ _id: id }, { $setOnInsert: { ...defaults, next_digest_at: nextDigestAt(defaults, now), updated_at: now } }, { upsert: true });
+		created += r.upsertedCount;
+	}
+	return created;
 }

@@ -79,8 +79,8 @@ export async function recordMatch(m: OpportunityModels, r: MatchResult): Promise
 	}
 }
 
-/** After a notice changed: every company's copy of its fields follows. */
-export async function refreshCopies(m: OpportunityModels, notice: NoticeDoc): Promise<number> {
-	const r = await m.opportunities.updateMany({ notice_id: notice._id }, { $set: { ...noticeCopy(notice), updated_at: new Date() } });
+/** After a notice changed: every company's copy of its fields follows, marked as amended. */
+export async function refreshCopies(m: OpportunityModels, notice: NoticeDoc, at = new Date()): Promise<number> {
+	const r = await m.opportunities.updateMany({ notice_id: notice._id }, { $set: { ...noticeCopy(notice), amended_at: at, updated_at: at } });
 	return r.modifiedCount;
 }

@@ -49,6 +49,8 @@ const OpportunitySchema = new Schema(
 		status: { type: String, required: true, default: "new" },
 		archived_at: { type: Date, default: null },
 		notified_at: { type: Date, default: null },
+		/** When the notice last changed after this opportunity was discovered (for the digest's "updated" section). */
+		amended_at: { type: Date, default: null },
 		discovered_at: { type: Date, required: true },
 		updated_at: { type: Date, required: true },
 
@@ -86,6 +88,8 @@ const NoticeSchema = new Schema(
 		source_status: { type: String, required: true, default: "open" },
 		source_url: { type: String, default: null },
 		published_at: { type: Date, default: null },
+		/** Hash of the stored content: an identical re-delivery changes nothing. */
+		content_hash: { type: String, default: null },
 		/** The rest of the normalized notice (items, contacts, documents, place, set-aside...). */
 		details: { type: Schema.Types.Mixed, default: {} },
 		created_at: { type: Date, required: true },

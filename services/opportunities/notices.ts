@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { DateTime } from "../../shared/contract/common.ts";
 import { SourceStatus } from "../../shared/contract/opportunities.ts";
@@ -29,24 +30,35 @@ export const NoticeInput = z
 	.strict();
 export type NoticeInput = z.infer<typeof NoticeInput>;
 
-export async function putNotice(m: OpportunityModels, n: NoticeInput): Promise<{ notice: NoticeDoc; created: boolean }> {
+export interface PutResult {
+	notice: NoticeDoc;
+	created: boolean;
+	changed: boolean;
+}
+
+const contentHash = (n: NoticeInput) => createHash("sha256").update(JSON.stringify(n)).digest("hex");
+
+export async function putNotice(m: OpportunityModels, n: NoticeInput): Promise<PutResult> {
 	const now = new Date();
+	const hash = contentHash(n);
 	const fields = {
 		...n,
 		deadline: n.deadline ? new Date(n.deadline) : null,
 		published_at: n.published_at ? new Date(n.published_at) : null,
+		content_hash: hash,
 		updated_at: now,
 	};
-	const existing = await m.notices.findOne({ source: n.source, source_id: n.source_id }, { _id: 1 }).lean();
+	const existing = await m.notices.findOne({ source: n.source, source_id: n.source_id }).lean<NoticeDoc>();
+	if (existing?.content_hash === hash) return { notice: existing, created: false, changed: false };
 	if (existing) {
 		await m.notices.updateOne({ _id: existing._id }, { $set: { ...fields, ...requestWork("match") } });
 		const notice = (await m.notices.findById(existing._id).lean<NoticeDoc>())!;
-		await refreshCopies(m, notice);
-		return { notice, created: false };
+		await refreshCopies(m, notice, now);
+		return { notice, created: false, changed: true };
 	}
 	try {
 		const doc = await m.notices.create({ ...fields, created_at: now, match: newRequest() });
-		return { notice: doc.toObject() as NoticeDoc, created: true };
+		return { notice: doc.toObject() as NoticeDoc, created: true, changed: true };
 	} catch (e) {
 		if ((e as { code?: number }).code === 11000) return putNotice(m, n); // another writer created it first
 		throw e;

@@ -5,11 +5,13 @@ import { operationAction, validatedAction, type OpContext } from "../../shared/a
 import { requireAuth } from "../../shared/auth-context.ts";
 import type { FeedbackBody, OpportunityListQuery } from "../../shared/contract/opportunities.ts";
 import { archiveOpportunity, getDashboard, getOpportunity, listOpportunities, sendFeedback, unarchiveOpportunity } from "../../shared/contract/opportunities-operations.ts";
+import { config } from "../../shared/config.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { Outbox } from "../../shared/outbox.ts";
 import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
 import { closePastDeadlines } from "./expiry.ts";
 import { dashboard } from "./dashboard.ts";
+import { DigestQuery, MarkNotified, digestCandidates, markNotified } from "./digest.ts";
 import { listOpportunities as list } from "./listing.ts";
 import { MatchResult, recordMatch } from "./matches.ts";
 import { opportunityModels, type FeedbackDoc, type NoticeDoc, type OpportunityModels } from "./models.ts";
@@ -61,12 +63,19 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 
 		// --- Internal: ingestion and matching write through these (never routed)
 		putNotice: validatedAction(NoticeInput, async function (this: State, ctx: OpContext<NoticeInput>) {
-			const { notice, created } = await putNotice(this.m, ctx.params);
-			await this.noticeOutbox.send(notice);
-			return { id: notice._id, created };
+			const { notice, created, changed } = await putNotice(this.m, ctx.params);
+			if (changed) await this.noticeOutbox.send(notice);
+			return { id: notice._id, created, changed };
 		}),
 		recordMatch: validatedAction(MatchResult, function (this: State, ctx: OpContext<MatchResult>) {
 			return recordMatch(this.m, ctx.params);
+		}),
+		digestCandidates: validatedAction(DigestQuery, function (this: State, ctx: OpContext<DigestQuery>) {
+			return digestCandidates(this.m, ctx.params);
+		}),
+		markNotified: validatedAction(MarkNotified, async function (this: State, ctx: OpContext<MarkNotified>) {
+			await markNotified(this.m, ctx.params);
+			return { ok: true };
 		}),
 		markNoticeMatched: validatedAction(Versioned, function (this: State, ctx: OpContext<{ id: string; version: string }>) {
 			return this.noticeOutbox.markDone(ctx.params.id, ctx.params.version);
@@ -94,6 +103,7 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 			field: "learn",
 			data: (f) => ({ tenantId: f.tenant_id, feedbackId: f._id }),
 		});
+		if (config().WORKERS === "off") return;
 		const onError = (e: unknown) => this.logger.warn({ err: e }, "outbox reconcile failed");
 		this.noticeOutbox.startReconciler(RECONCILE_MS, onError);
 		this.feedbackOutbox.startReconciler(RECONCILE_MS, onError);

@@ -1,0 +1,107 @@
+import { config } from "../../shared/config.ts";
+import type { DigestCandidates } from "../../shared/contract/digest.ts";
+import { isDuplicateKeyError } from "../../shared/mongo.ts";
+import { sendMail } from "./mailer.ts";
+import type { DeliveryDoc, NotificationModels } from "./models.ts";
+import { renderHtml, renderText, subject, type DigestContent } from "./render.ts";
+import { storedSettings } from "./settings.ts";
+
+// Sending one company's digest for one slot, at most once. The delivery record is written
+// (content frozen) before anything is sent; `sending` is claimed with a lease before the SMTP
+// call. A failed send returns to `failed` and the job is retried with backoff. A process that
+// dies mid-send leaves `sending`: after the lease that slot becomes `uncertain` and is reported,
+// never re-sent, because the mail may have gone out.
+
+const LEASE_MS = 5 * 60_000;
+
+export type DigestOutcome = "sent" | "empty" | "already_sent" | "uncertain";
+
+export class RetryLater extends Error {}
+
+/** What delivery needs of the broker: calling other services' actions. */
+export interface Caller {
+	call<T>(action: string, params: object): Promise<T>;
+}
+
+export const deliveryId = (tenantId: string, slot: Date) => `${tenantId}|${slot.getTime()}`;
+
+/** What the company's next digest would carry now, and to whom. */
+async function nextContent(m: NotificationModels, ctx: Caller, tenantId: string) {
+	const s = await storedSettings(m, tenantId);
+	const content = await ctx.call<DigestCandidates>("opportunities.digestCandidates", {
+		tenantId,
+		minScore: s.digest_min_score,
+		maxItems: s.digest_max_items,
+		amendmentPolicy: s.amendment_notification_policy,
+	});
+	const recipients = s.notification_emails.length ? s.notification_emails : [(await ctx.call<{ email: string | null }>("auth-keys.contactEmail", { tenantId })).email].filter((e): e is string => !!e);
+	return { settings: s, content, recipients };
+}
+
+const mailContent = (companyName: string | null, items: unknown[], updated: unknown[], timeZone: string): DigestContent => ({
+	companyName,
+	items: items as DigestContent["items"],
+	updated: updated as DigestContent["updated"],
+	timeZone,
+	portalUrl: config().PORTAL_URL || config().PUBLIC_URL,
+});
+
+/** The next digest as it would be sent now, without sending or recording anything. */
+export async function previewDigest(m: NotificationModels, ctx: Caller, tenantId: string, companyName: string | null) {
+	const { settings, content, recipients } = await nextContent(m, ctx, tenantId);
+	const c = mailContent(companyName, content.items, content.updated, settings.digest_tz);
+	return { recipients, subject: subject(c), html: renderHtml(c), text: renderText(c), items: content.items.length, updated: content.updated.length };
+}
+
+/** The slot's content: taken once, then read back from the record on every retry. */
+async function frozenDelivery(m: NotificationModels, ctx: Caller, tenantId: string, slot: Date): Promise<DeliveryDoc> {
+	const id = deliveryId(tenantId, slot);
+	const existing = await m.deliveries.findById(id).lean<DeliveryDoc>();
+	if (existing) return existing;
+	const { content, recipients } = await nextContent(m, ctx, tenantId);
+	const empty = content.items.length + content.updated.length === 0 || recipients.length === 0;
+	try {
+		return (await m.deliveries.create({ _id: id, tenant_id: tenantId, slot, state: empty ? "empty" : "pending", items: content.items, updated: content.updated, recipients, created_at: new Date() })).toObject() as DeliveryDoc;
+	} catch (e) {
+		if (isDuplicateKeyError(e)) return (await m.deliveries.findById(id).lean<DeliveryDoc>())!;
+		throw e;
+	}
+}
+
+/** Marks the slot's opportunities notified and the settings' last send (idempotent). */
+async function record(m: NotificationModels, ctx: Caller, d: DeliveryDoc): Promise<void> {
+	if (d.recorded_at) return;
+	const ids = (xs: unknown[]) => xs.map((x) => (x as { id: string }).id);
+	await ctx.call("opportunities.markNotified", { tenantId: d.tenant_id, newIds: ids(d.items), updatedIds: ids(d.updated), at: (d.sent_at ?? d.slot).toISOString() });
+	await m.settings.updateOne({ _id: d.tenant_id, $or: [{ last_digest_sent_at: null }, { last_digest_sent_at: { $lt: d.sent_at } }] }, { $set: { last_digest_sent_at: d.sent_at } });
+	await m.deliveries.updateOne({ _id: d._id }, { $set: { recorded_at: new Date() } });
+}
+
+export async function runDigest(m: NotificationModels, ctx: Caller, tenantId: string, slot: Date, companyName: string | null): Promise<DigestOutcome> {
+	let d = await frozenDelivery(m, ctx, tenantId, slot);
+	if (d.state === "empty") return "empty";
+	if (d.state === "uncertain") return "uncertain";
+	if (d.state === "sent") {
+		await record(m, ctx, d);
+		return "already_sent";
+	}
+	if (d.state === "sending") {
+		if (d.sending_until && d.sending_until.getTime() > Date.now()) throw new RetryLater("another attempt is sending this digest");
+		await m.deliveries.updateOne({ _id: d._id, state: "sending" }, { $set: { state: "uncertain", last_error: "a send was interrupted; not re-sent to avoid a duplicate" } });
+		return "uncertain";
+	}
+	const claimed = await m.deliveries.updateOne({ _id: d._id, state: { $in: ["pending", "failed"] } }, { $set: { state: "sending", sending_until: new Date(Date.now() + LEASE_MS) }, $inc: { attempts: 1 } });
+	if (claimed.modifiedCount === 0) throw new RetryLater("the delivery changed state meanwhile");
+
+	const content = mailContent(companyName, d.items, d.updated, (await storedSettings(m, tenantId)).digest_tz);
+	try {
+		const messageId = await sendMail({ to: d.recipients, subject: subject(content), text: renderText(content), html: renderHtml(content), messageId: `<digest.${tenantId}.${slot.getTime()}@oms>` });
+		await m.deliveries.updateOne({ _id: d._id }, { $set: { state: "sent", sent_at: new Date(), message_id: messageId, last_error: null, sending_until: null } });
+	} catch (e) {
+		await m.deliveries.updateOne({ _id: d._id, state: "sending" }, { $set: { state: "failed", sending_until: null, last_error: String((e as Error).message).slice(0, 500) } });
+		throw e;
+	}
+	d = (await m.deliveries.findById(d._id).lean<DeliveryDoc>())!;
+	await record(m, ctx, d);
+	return "sent";
+}

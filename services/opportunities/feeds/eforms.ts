@@ -1,0 +1,250 @@
+import type { NoticeDraft } from "./assemble.ts";
+import { asAmount, asCurrency, Collector, refused } from "./assemble.ts";
+import { normalizeCategory, procurementCategory } from "./codes.ts";
+import type { DateRules } from "./dates.ts";
+import { earliest, joinDateAndTime, parseInstant } from "./dates.ts";
+import type { Category, Contact, NoticeDocument, NoticeItem, NoticeStatus, ParseResult, Place } from "./notice.ts";
+import { LIMITS } from "./notice.ts";
+import { cleanEmail, cleanLine, cleanText, safeUrl, truncate } from "./text.ts";
+import type { XmlElement } from "./xml.ts";
+import { all, first, parseXml, textAt } from "./xml.ts";
+
+// TED eForms (UBL) notices: ContractNotice, PriorInformationNotice, ContractAwardNotice, and
+// change notices (the same roots carrying efac:Changes).
+//
+// Identity and versions: the procedure is cbc:ContractFolderID (source_id); every notice about it
+// has its own notice id (cbc:ID schemeName="notice-id") and cbc:VersionID. A change notice gets a
+// new notice id and starts again at VersionID 01 (the samples show exactly that), so VersionID
+// alone cannot order a procedure's notices: they order by issue date-time, then VersionID, then
+// notice id. The version label is "<notice id>-<VersionID>", the form efbc:ChangedNoticeIdentifier
+// uses to name the notice a change replaces (kept as version.supersedes).
+//
+// Lots are flattened into items (one per lot, with the lot's main CPV); every CPV of the procedure
+// and its lots is a category. The deadline is the earliest lot's submission deadline: the first
+// moment a bidder can miss.
+
+const RULES: DateRules = { naiveZone: "UTC", dateOnly: "start" };
+const DEADLINE_RULES: DateRules = { naiveZone: "UTC", dateOnly: "end" };
+
+const ROOTS = new Set(["ContractNotice", "PriorInformationNotice", "ContractAwardNotice"]);
+
+/** Is this the root of an eForms notice (the root name in its own UBL namespace)? */
+export function isEformsRoot(root: XmlElement): boolean {
+	return ROOTS.has(root.local) && root.namespace === `urn:oasis:names:specification:ubl:schema:xsd:${root.local}-2`;
+}
+
+/** Text in English when the element comes in several languages, else the first. */
+function preferEnglish(list: XmlElement[]): string | null {
+	const english = list.find((e) => e.attrs.languageID === "ENG" && e.text);
+	return english?.text ?? list.find((e) => e.text)?.text ?? null;
+}
+
+function textIn(el: XmlElement | undefined, path: string): string | null {
+	return preferEnglish(all(el, path));
+}
+
+interface Organization {
+	name: string | null;
+	contact: Contact;
+	place: Place;
+}
+
+function organizations(extension: XmlElement | undefined): Map<string, Organization> {
+	const map = new Map<string, Organization>();
+	for (const company of all(extension, "efac:Organizations/efac:Organization/efac:Company")) {
+		const id = textAt(company, "cac:PartyIdentification/cbc:ID");
+		if (!id) continue;
+		const address = first(company, "cac:PostalAddress");
+		map.set(id, {
+			name: cleanLine(textIn(company, "cac:PartyName/cbc:Name"), LIMITS.title),
+			contact: {
+				name: cleanLine(textAt(company, "cac:Contact/cbc:Name"), 200),
+				email: cleanEmail(textAt(company, "cac:Contact/cbc:ElectronicMail")),
+				phone: cleanLine(textAt(company, "cac:Contact/cbc:Telephone"), 60),
+			},
+			place: placeOf(address, null),
+		});
+	}
+	return map;
+}
+
+function placeOf(address: XmlElement | undefined, description: string | null): Place {
+	return {
+		country: cleanLine(textAt(address, "cac:Country/cbc:IdentificationCode"), 100),
+		region: cleanLine(textAt(address, "cbc:CountrySubentityCode"), 100),
+		city: cleanLine(textAt(address, "cbc:CityName"), 100),
+		postal_code: cleanLine(textAt(address, "cbc:PostalZone"), 30),
+		text: cleanLine(description, 1_000),
+	};
+}
+
+function isEmptyPlace(p: Place): boolean {
+	return Object.values(p).every((v) => v === null);
+}
+
+function cpvs(project: XmlElement | undefined, path: string): (Category | null)[] {
+	return all(project, `${path}/cbc:ItemClassificationCode`).map((c) => normalizeCategory(c.attrs.listName ?? "cpv", c.text));
+}
+
+function deadlineOf(lot: XmlElement): string | null {
+	const period = first(lot, "cac:TenderingProcess/cac:TenderSubmissionDeadlinePeriod");
+	return parseInstant(joinDateAndTime(textAt(period, "cbc:EndDate"), textAt(period, "cbc:EndTime")), DEADLINE_RULES);
+}
+
+function documentsOf(terms: XmlElement[]): NoticeDocument[] {
+	return terms.flatMap((t) =>
+		all(t, "cac:CallForTendersDocumentReference").flatMap((ref) => {
+			const url = safeUrl(textAt(ref, "cac:Attachment/cac:ExternalReference/cbc:URI"));
+			const title = cleanLine(textIn(ref, "cbc:DocumentDescription") ?? textAt(ref, "cbc:ID"), LIMITS.line);
+			return url ? [{ title, url }] : [];
+		}),
+	);
+}
+
+function amountOf(project: XmlElement | undefined): { value: number; currency: string | null } | null {
+	const el = first(project, "cac:RequestedTenderTotal/cbc:EstimatedOverallContractAmount");
+	const value = asAmount(el?.text);
+	return value === null ? null : { value, currency: asCurrency(el?.attrs.currencyID) };
+}
+
+/** The procedure's estimate, else the lots' estimates summed when they share one currency. */
+function estimateOf(procedure: XmlElement | undefined, lots: XmlElement[]): { value: number; currency: string | null } | null {
+	const own = amountOf(procedure);
+	if (own) return own;
+	const parts = lots.map((l) => amountOf(first(l, "cac:ProcurementProject"))).filter((a) => a !== null);
+	const currencies = new Set(parts.map((p) => p.currency));
+	if (parts.length === 0 || currencies.size !== 1) return null;
+	return { value: parts.reduce((sum, p) => sum + p.value, 0), currency: parts[0]?.currency ?? null };
+}
+
+const RESERVED: Record<string, string> = {
+	"res-pub-ser": "Reserved for organisations pursuing a public service mission",
+	"res-ws": "Reserved for sheltered workshops and economic operators aiming at the integration of disadvantaged persons",
+};
+
+function reservedOf(lots: XmlElement[]): string | null {
+	const codes = lots.flatMap((l) =>
+		all(l, "cac:TenderingTerms/cac:TendererQualificationRequest/cac:SpecificTendererRequirement/cbc:TendererRequirementTypeCode")
+			.filter((c) => c.attrs.listName === "reserved-procurement" && c.text !== "none")
+			.map((c) => RESERVED[c.text] ?? `Reserved procurement (${c.text})`),
+	);
+	return codes.length ? [...new Set(codes)].join("; ") : null;
+}
+
+function statusOf(root: XmlElement, reasonCode: string | null): NoticeStatus {
+	if (reasonCode === "cancel") return "cancelled";
+	if (root.local === "ContractAwardNotice" || textAt(root, "cbc:NoticeTypeCode")?.startsWith("can-")) return "awarded";
+	return "open";
+}
+
+function versionNote(changes: XmlElement | undefined): string | null {
+	if (!changes) return null;
+	const what = all(changes, "efac:Change").map((c) => textIn(c, "efbc:ChangeDescription")).filter((t) => t !== null);
+	const reason = textIn(changes, "efac:ChangeReason/efbc:ReasonDescription");
+	const parts = [what.length ? `Changed: ${what.join("; ")}` : null, reason ? `Reason: ${reason}` : null].filter((p) => p !== null);
+	return parts.length ? cleanLine(parts.join(". "), LIMITS.note) : null;
+}
+
+function tedUrl(publicationId: string | null): string | null {
+	const m = publicationId ? /^0*(\d{1,8}-\d{4})$/.exec(publicationId) : null;
+	return m ? `https://ted.europa.eu/en/notice/-/detail/${m[1]}` : null;
+}
+
+function draftOf(root: XmlElement): NoticeDraft | string {
+	const noticeId = cleanLine(all(root, "cbc:ID").find((e) => e.attrs.schemeName === "notice-id")?.text ?? textAt(root, "cbc:ID"), LIMITS.id);
+	if (!noticeId) return "notice id (cbc:ID) missing";
+	const folder = cleanLine(textAt(root, "cbc:ContractFolderID"), LIMITS.id);
+	if (!folder) return "cbc:ContractFolderID missing";
+	const versionId = cleanLine(textAt(root, "cbc:VersionID"), 20);
+	const extension = all(root, "ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension")[0];
+	const orgs = organizations(extension);
+	const changes = first(extension, "efac:Changes");
+	const procedure = first(root, "cac:ProcurementProject");
+	const lots = all(root, "cac:ProcurementProjectLot");
+	const lotProjects = lots.map((l) => first(l, "cac:ProcurementProject"));
+
+	const title = cleanLine(textIn(procedure, "cbc:Name") ?? lotProjects.map((p) => textIn(p, "cbc:Name")).find((t) => t), LIMITS.title);
+	if (!title) return "procedure title (cac:ProcurementProject/cbc:Name) missing";
+
+	const buyer = all(root, "cac:ContractingParty/cac:Party/cac:PartyIdentification/cbc:ID")
+		.map((id) => orgs.get(id.text))
+		.find((o) => o !== undefined);
+	const reference = cleanLine(textAt(procedure, "cbc:ID"), LIMITS.id);
+	const issued = parseInstant(joinDateAndTime(textAt(root, "cbc:IssueDate"), textAt(root, "cbc:IssueTime")), RULES);
+	const description = [textIn(procedure, "cbc:Description"), textIn(procedure, "cbc:Note")].filter((t) => t !== null).join("\n");
+
+	const items: NoticeItem[] = lots.map((lot, i) => {
+		const project = lotProjects[i];
+		return {
+			description: cleanLine(textIn(project, "cbc:Name") ?? textIn(project, "cbc:Description"), 1_000) ?? "",
+			quantity: null,
+			unit: null,
+			classification: cpvs(project, "cac:MainCommodityClassification")[0] ?? null,
+			lot: cleanLine(textAt(lot, "cbc:ID"), 100),
+		};
+	});
+	const terms = [...all(root, "cac:TenderingTerms"), ...lots.flatMap((l) => all(l, "cac:TenderingTerms"))];
+	const selection = lots.flatMap((l) =>
+		all(l, "cac:TenderingTerms/ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension/efac:SelectionCriteria").map((c) =>
+			textIn(c, "cbc:Description"),
+		),
+	);
+	const reserved = reservedOf(lots);
+	const location = first(procedure, "cac:RealizedLocation") ?? lotProjects.map((p) => first(p, "cac:RealizedLocation")).find((l) => l);
+	const place = placeOf(first(location, "cac:Address"), textIn(location, "cbc:Description"));
+	const estimate = estimateOf(procedure, lots);
+	const reasonCode = textAt(changes, "efac:ChangeReason/cbc:ReasonCode");
+	const versionNumber = Number.parseInt(versionId ?? "", 10);
+
+	return {
+		source: "ted",
+		source_id: folder,
+		rfp_id: reference ?? folder,
+		reference_number: reference,
+		title,
+		issuing_body: buyer?.name ?? "",
+		description: cleanText(description, LIMITS.description) ?? "",
+		description_url: null,
+		notice_type: cleanLine(textAt(root, "cbc:NoticeTypeCode"), 100) ?? root.local,
+		procurement_category: procurementCategory(textAt(procedure, "cbc:ProcurementTypeCode")),
+		items,
+		categories: [
+			...cpvs(procedure, "cac:MainCommodityClassification"),
+			...cpvs(procedure, "cac:AdditionalCommodityClassification"),
+			...lotProjects.flatMap((p) => cpvs(p, "cac:AdditionalCommodityClassification")),
+		],
+		deadline: lots.map(deadlineOf).reduce(earliest, null),
+		published_at: issued,
+		estimated_value: estimate?.value ?? null,
+		currency: estimate?.currency ?? null,
+		set_aside: reserved ? { code: null, text: truncate(reserved, 500) } : null,
+		eligibility: cleanText(selection.filter((s) => s !== null).join("\n"), LIMITS.eligibility),
+		place_of_performance: isEmptyPlace(place) ? null : place,
+		contacts: buyer ? [buyer.contact] : [],
+		documents: documentsOf(terms),
+		status: statusOf(root, reasonCode),
+		version: {
+			label: versionId ? `${noticeId}-${versionId}` : noticeId,
+			released_at: issued,
+			sort_key: `${issued ?? "0000-00-00T00:00:00Z"}|${String(Number.isFinite(versionNumber) ? versionNumber : 0).padStart(6, "0")}|${noticeId}`,
+			supersedes: cleanLine(textAt(changes, "efbc:ChangedNoticeIdentifier"), LIMITS.id),
+			note: versionNote(changes),
+		},
+		source_url: tedUrl(textAt(extension, "efac:Publication/efbc:NoticePublicationID")),
+	};
+}
+
+/** One parsed eForms document to its notice (or a rejection). */
+export function parseEformsDocument(root: XmlElement): ParseResult {
+	if (!isEformsRoot(root)) return refused(`XML root ${root.local} (${root.namespace || "no namespace"}) is not an eForms notice`);
+	const ref = all(root, "cbc:ID").find((e) => e.attrs.schemeName === "notice-id")?.text.slice(0, LIMITS.id);
+	const out = new Collector();
+	out.record({ ref }, () => draftOf(root));
+	return out.result();
+}
+
+/** An eForms XML document (untrusted text) to its notice (or a rejection). */
+export function parseEformsXml(xml: string): ParseResult {
+	const parsed = parseXml(xml);
+	return parsed.ok ? parseEformsDocument(parsed.root) : refused(parsed.reason);
+}

@@ -1,0 +1,184 @@
+import { z } from "zod";
+
+// The one shape every feed parser produces (SAM.gov, OCDS, TED eForms). Feeds are untrusted, so
+// every string and array has a bound; the parsers truncate to these limits before validating,
+// and the schema is the last line of defence (a notice that still breaks it is rejected).
+// Naming, date, version and dedupe rules: README.md beside this file.
+
+export const LIMITS = {
+	id: 200,
+	title: 500,
+	line: 300,
+	description: 20_000,
+	eligibility: 4_000,
+	note: 2_000,
+	url: 2_048,
+	items: 200,
+	categories: 100,
+	documents: 100,
+	contacts: 20,
+	dedupeKeys: 8,
+	dedupeKey: 300,
+	sortKey: 400,
+} as const;
+
+/** UTC instant with a trailing Z and whole seconds, e.g. 2020-04-03T11:00:00Z (dates.ts writes these). */
+export const UtcInstant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "Expected a UTC instant such as 2020-04-03T11:00:00Z");
+
+const Line = (max: number = LIMITS.line) => z.string().max(max);
+const HttpUrl = z
+	.string()
+	.max(LIMITS.url)
+	.regex(/^https?:\/\//i, "Only http(s) links are kept");
+
+/** `sam.gov`, `ted`, or `ocds:<publisher>` (the publisher slug comes from the OCID prefix). */
+export const NoticeSource = z.string().regex(/^(sam\.gov|ted|ocds:[a-z0-9][a-z0-9-]{0,62})$/, "Unknown source naming");
+
+export const CATEGORY_SCHEMES = ["UNSPSC", "CPV", "NAICS", "PSC"] as const;
+export const CategoryScheme = z.enum(CATEGORY_SCHEMES);
+export type CategoryScheme = z.infer<typeof CategoryScheme>;
+
+export const Category = z.object({
+	scheme: CategoryScheme,
+	code: z.string().min(1).max(32),
+	label: Line().optional(),
+});
+export type Category = z.infer<typeof Category>;
+
+/** SAM.gov set-aside codes (typeOfSetAside), upper-cased: the vocabulary US federal notices use. */
+export const SET_ASIDE_CODES = [
+	"SBA",
+	"SBP",
+	"8A",
+	"8AN",
+	"HZC",
+	"HZS",
+	"SDVOSBC",
+	"SDVOSBS",
+	"WOSB",
+	"WOSBSS",
+	"EDWOSB",
+	"EDWOSBSS",
+	"LAS",
+	"IEE",
+	"ISBEE",
+	"BICIV",
+	"VSA",
+	"VSS",
+] as const;
+export const SetAsideCode = z.enum(SET_ASIDE_CODES);
+export type SetAsideCode = z.infer<typeof SetAsideCode>;
+
+export const NOTICE_STATUSES = ["open", "cancelled", "awarded", "closed"] as const;
+export const NoticeStatus = z.enum(NOTICE_STATUSES);
+export type NoticeStatus = z.infer<typeof NoticeStatus>;
+
+export const ProcurementCategory = z.enum(["goods", "services", "works"]);
+export type ProcurementCategory = z.infer<typeof ProcurementCategory>;
+
+export const NoticeItem = z.object({
+	description: Line(1_000),
+	quantity: z.number().finite().nonnegative().nullable(),
+	unit: Line(100).nullable(),
+	classification: Category.nullable(),
+	/** The eForms lot (or OCDS related lot) the item belongs to, when the source splits into lots. */
+	lot: Line(100).nullable(),
+});
+export type NoticeItem = z.infer<typeof NoticeItem>;
+
+export const Contact = z.object({
+	name: Line(200).nullable(),
+	email: Line(254).nullable(),
+	phone: Line(60).nullable(),
+});
+export type Contact = z.infer<typeof Contact>;
+
+export const NoticeDocument = z.object({
+	title: Line().nullable(),
+	url: HttpUrl,
+});
+export type NoticeDocument = z.infer<typeof NoticeDocument>;
+
+export const Place = z.object({
+	/** As the source gives it: an ISO code (USA, GBR) or a country name. */
+	country: Line(100).nullable(),
+	/** State code (VA), NUTS code (UKM83) or region name. */
+	region: Line(100).nullable(),
+	city: Line(100).nullable(),
+	postal_code: Line(30).nullable(),
+	/** Free text such as a street address or "public buildings of the council". */
+	text: Line(1_000).nullable(),
+});
+export type Place = z.infer<typeof Place>;
+
+export const SetAside = z.object({
+	code: SetAsideCode.nullable(),
+	text: Line(500).nullable(),
+});
+export type SetAside = z.infer<typeof SetAside>;
+
+export const NoticeVersion = z.object({
+	/** The source's own name for this version: OCDS release id, `<notice id>-<VersionID>` (eForms), SAM noticeId. */
+	label: z.string().min(1).max(LIMITS.id),
+	/** When the source issued this version (release date, eForms issue date-time, SAM postedDate). */
+	released_at: UtcInstant.nullable(),
+	/** Versions of one notice order by comparing these strings (code-unit order); see versions.ts. */
+	sort_key: z.string().min(1).max(LIMITS.sortKey),
+	/** The label of the version this one replaces, when the source says (eForms ChangedNoticeIdentifier). */
+	supersedes: z.string().max(LIMITS.id).nullable(),
+	/** What the source says changed (eForms change descriptions and reason, OCDS amendment rationale). */
+	note: Line(LIMITS.note).nullable(),
+});
+export type NoticeVersion = z.infer<typeof NoticeVersion>;
+
+export const NormalizedNotice = z.object({
+	source: NoticeSource,
+	/** Stable within the source across versions: SAM solicitation number, OCDS ocid, eForms ContractFolderID. */
+	source_id: z.string().min(1).max(LIMITS.id),
+	/** What users call the solicitation: the buyer's reference when there is one, else the source's id. */
+	rfp_id: z.string().min(1).max(LIMITS.id),
+	/** The buyer's own reference (trimmed), null when the source states none. */
+	reference_number: z.string().min(1).max(LIMITS.id).nullable(),
+	title: z.string().min(1).max(LIMITS.title),
+	issuing_body: Line(LIMITS.title),
+	/** Clean text: no markup, entities decoded, whitespace collapsed, paragraphs separated by "\n". */
+	description: z.string().max(LIMITS.description),
+	/** Where the full description lives when the feed only links to it (SAM.gov). */
+	description_url: HttpUrl.nullable(),
+	notice_type: Line(100).nullable(),
+	procurement_category: ProcurementCategory.nullable(),
+	items: z.array(NoticeItem).max(LIMITS.items),
+	/** Every classification of the notice and its items, one entry per (scheme, code). */
+	categories: z.array(Category).max(LIMITS.categories),
+	deadline: UtcInstant.nullable(),
+	published_at: UtcInstant.nullable(),
+	estimated_value: z.number().finite().nonnegative().nullable(),
+	currency: z
+		.string()
+		.regex(/^[A-Z]{3}$/)
+		.nullable(),
+	set_aside: SetAside.nullable(),
+	eligibility: Line(LIMITS.eligibility).nullable(),
+	place_of_performance: Place.nullable(),
+	contacts: z.array(Contact).max(LIMITS.contacts),
+	documents: z.array(NoticeDocument).max(LIMITS.documents),
+	status: NoticeStatus,
+	version: NoticeVersion,
+	/** The notice's page at the source, when known. */
+	source_url: HttpUrl.nullable(),
+	/** Keys under which the same solicitation from another feed is recognised (dedupe.ts). */
+	dedupe_keys: z.array(z.string().min(1).max(LIMITS.dedupeKey)).max(LIMITS.dedupeKeys),
+});
+export type NormalizedNotice = z.infer<typeof NormalizedNotice>;
+
+/** A record the parser skipped: its position in the feed and/or its id there, and why. */
+export interface Rejection {
+	index?: number;
+	ref?: string;
+	reason: string;
+}
+
+export interface ParseResult {
+	notices: NormalizedNotice[];
+	rejected: Rejection[];
+}

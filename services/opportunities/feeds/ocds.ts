@@ -1,0 +1,271 @@
+import type { NoticeDraft } from "./assemble.ts";
+import { asAmount, asArray, asCurrency, Collector, isRecord, refused } from "./assemble.ts";
+import { normalizeCategory, procurementCategory } from "./codes.ts";
+import type { DateRules } from "./dates.ts";
+import { parseInstant } from "./dates.ts";
+import type { Contact, NoticeStatus, ParseResult, Place } from "./notice.ts";
+import { LIMITS } from "./notice.ts";
+import { cleanEmail, cleanLine, cleanText, safeUrl } from "./text.ts";
+
+// OCDS 1.1: release packages ({releases}), record packages ({records}, each with embedded
+// `releases` and/or a `compiledRelease`), a bare release, or an array of releases.
+//
+// Source: "ocds:<publisher>", the publisher taken from the OCID prefix the OCDS registry assigns
+// ("ocds-b5fd17-…" is UK Contracts Finder), so the same process gets the same source from any
+// package; a few well-known prefixes get readable names. source_id is the ocid.
+//
+// Versions: every release is a version (label = release id, ordered by release date then id).
+// Within one package, a process's releases are compiled in that order with the OCDS merge rules
+// (objects merge, null removes, arrays of objects with ids merge by id, other arrays replace), and
+// each release yields the compiled state as of that release. A partial release (say a
+// tenderAmendment carrying only tender.tenderPeriod) therefore still gives a complete notice.
+// Releases of one process arriving in different files are full snapshots to versions.ts; a feed
+// that publishes partial releases should be ingested as whole packages or record packages.
+// A record whose releases are only links uses its compiledRelease as a single version.
+//
+// Status: tag tenderCancellation or tender.status cancelled/withdrawn -> cancelled; award or
+// contract tags, tender.status complete or an active award -> awarded; tender.status unsuccessful
+// -> closed; else open. Dates: UTC when a value lacks an offset (the standard requires one).
+
+const DATES: DateRules = { naiveZone: "UTC", dateOnly: "start" };
+const DEADLINES: DateRules = { naiveZone: "UTC", dateOnly: "end" };
+
+const KNOWN_PUBLISHERS = new Map([
+	["b5fd17", "uk-contracts-finder"],
+	["h6vhtk", "uk-find-a-tender"],
+]);
+
+/** "ocds:<publisher>" from the ocid's registered prefix. */
+export function ocdsSource(ocid: string): string {
+	const prefix = /^ocds-([a-z0-9]{1,40})-/i.exec(ocid)?.[1]?.toLowerCase();
+	return prefix ? `ocds:${KNOWN_PUBLISHERS.get(prefix) ?? prefix}` : "ocds:unregistered";
+}
+
+const AWARD_TAGS = new Set(["award", "awardUpdate", "contract", "contractUpdate", "contractAmendment", "implementation", "implementationUpdate", "contractTermination"]);
+
+// Keys that could reach an object's prototype if assigned; a feed has no business sending them.
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+const MAX_MERGE_DEPTH = 32;
+
+function mergeArrays(base: unknown[], patch: unknown[], depth: number): unknown[] {
+	const byId = patch.every((x) => isRecord(x) && x.id !== undefined && x.id !== null);
+	if (!byId) return patch;
+	const out = [...base];
+	for (const item of patch as Record<string, unknown>[]) {
+		const at = out.findIndex((x) => isRecord(x) && String(x.id) === String(item.id));
+		if (at < 0) out.push(item);
+		else out[at] = merge(out[at], item, depth + 1);
+	}
+	return out;
+}
+
+/** OCDS merge of one release onto the compiled state so far. */
+function merge(base: unknown, patch: unknown, depth = 0): unknown {
+	if (!isRecord(patch) || !isRecord(base) || depth > MAX_MERGE_DEPTH) return patch;
+	const out: Record<string, unknown> = { ...base };
+	for (const [key, value] of Object.entries(patch)) {
+		if (UNSAFE_KEYS.has(key)) continue;
+		if (value === null) delete out[key];
+		else if (Array.isArray(value) && Array.isArray(out[key])) out[key] = mergeArrays(out[key] as unknown[], value, depth);
+		else out[key] = merge(out[key], value, depth + 1);
+	}
+	return out;
+}
+
+function text(v: unknown, max: number = LIMITS.line): string | null {
+	return cleanLine(v, max);
+}
+
+function rolesOf(party: Record<string, unknown>): string[] {
+	return asArray(party.roles).filter((r) => typeof r === "string");
+}
+
+function contactOf(party: Record<string, unknown> | undefined): Contact | null {
+	const c = party?.contactPoint;
+	if (!isRecord(c)) return null;
+	return { name: text(c.name, 200), email: cleanEmail(c.email), phone: text(c.telephone, 60) };
+}
+
+function addressOf(a: unknown): Place | null {
+	if (!isRecord(a)) return null;
+	const place: Place = {
+		country: text(a.countryName, 100),
+		region: text(a.region, 100),
+		city: text(a.locality, 100),
+		postal_code: text(a.postalCode, 30),
+		text: text(a.streetAddress, 1_000),
+	};
+	return Object.values(place).some((v) => v !== null) ? place : null;
+}
+
+function statusOf(tags: string[], tender: Record<string, unknown>, awards: unknown[]): NoticeStatus {
+	const status = typeof tender.status === "string" ? tender.status : "";
+	if (tags.includes("tenderCancellation") || status === "cancelled" || status === "withdrawn") return "cancelled";
+	const activeAward = awards.some((a) => isRecord(a) && a.status === "active");
+	if (tags.some((t) => AWARD_TAGS.has(t)) || status === "complete" || activeAward) return "awarded";
+	if (status === "unsuccessful") return "closed";
+	return "open";
+}
+
+/** What the release itself says changed: its latest amendment's rationale and description. */
+function noteOf(release: Record<string, unknown>): string | null {
+	const tender = isRecord(release.tender) ? release.tender : {};
+	const amendment = asArray(tender.amendments).filter(isRecord).at(-1);
+	const parts = [amendment?.rationale, amendment?.description, tender.statusDetails].map((p) => text(p, LIMITS.note)).filter((p) => p !== null);
+	return parts.length ? text(parts.join(". "), LIMITS.note) : null;
+}
+
+interface Version {
+	release: Record<string, unknown>;
+	date: string;
+	id: string;
+	/** Release date, then id: the order of a process's releases. */
+	key: string;
+}
+
+function draftOf(state: Record<string, unknown>, version: Version, firstDate: string): NoticeDraft | string {
+	const ocid = text(state.ocid, LIMITS.id);
+	if (!ocid) return "ocid missing";
+	const tender = isRecord(state.tender) ? state.tender : {};
+	const title = text(tender.title, LIMITS.title);
+	if (!title) return "tender.title missing";
+	const parties = asArray(state.parties).filter(isRecord);
+	const buyerRef = isRecord(state.buyer) ? state.buyer : undefined;
+	const buyer = parties.find((p) => buyerRef?.id !== undefined && p.id === buyerRef.id) ?? parties.find((p) => rolesOf(p).includes("buyer"));
+	const procuring = parties.find((p) => rolesOf(p).includes("procuringEntity"));
+	const procuringRef = isRecord(tender.procuringEntity) ? tender.procuringEntity : undefined;
+	const reference = text(tender.id, LIMITS.id);
+	const items = asArray(tender.items).filter(isRecord);
+	const value = isRecord(tender.value) ? tender.value : {};
+	const period = isRecord(tender.tenderPeriod) ? tender.tenderPeriod : {};
+	const documents = asArray(tender.documents).filter(isRecord);
+	const tags = asArray(version.release.tag).filter((t) => typeof t === "string");
+	const delivery = items.map((i) => addressOf(i.deliveryAddress)).find((p) => p !== null);
+
+	return {
+		source: ocdsSource(ocid),
+		source_id: ocid,
+		rfp_id: reference ?? ocid,
+		reference_number: reference,
+		title,
+		issuing_body: text(buyerRef?.name, LIMITS.title) ?? text(buyer?.name, LIMITS.title) ?? text(procuringRef?.name ?? procuring?.name, LIMITS.title) ?? "",
+		description: cleanText(tender.description, LIMITS.description, { html: true }) ?? "",
+		description_url: null,
+		notice_type: text(tags.join(", "), 100),
+		procurement_category: procurementCategory(tender.mainProcurementCategory),
+		items: items.map((item) => {
+			const unit = isRecord(item.unit) ? item.unit : {};
+			const classification = isRecord(item.classification) ? item.classification : {};
+			return {
+				description: text(item.description, 1_000) ?? "",
+				quantity: asAmount(item.quantity),
+				unit: text(unit.name, 100),
+				classification: normalizeCategory(classification.scheme, classification.id, classification.description),
+				lot: text(item.relatedLot, 100),
+			};
+		}),
+		categories: items.flatMap((item) =>
+			asArray(item.additionalClassifications)
+				.filter(isRecord)
+				.map((c) => normalizeCategory(c.scheme, c.id, c.description)),
+		),
+		deadline: parseInstant(period.endDate, DEADLINES),
+		published_at: parseInstant(period.startDate, DATES) ?? firstDate,
+		estimated_value: asAmount(value.amount),
+		currency: asCurrency(value.currency),
+		set_aside: null,
+		eligibility: cleanText(tender.eligibilityCriteria, LIMITS.eligibility, { html: true }),
+		// OCDS core has no place of performance; items' deliveryAddress (location extension) when
+		// given, else the buyer's address as the nearest stand-in.
+		place_of_performance: delivery ?? addressOf(buyer?.address),
+		contacts: [contactOf(buyer), contactOf(procuring)].filter((c) => c !== null),
+		documents: documents.flatMap((d) => {
+			const url = safeUrl(d.url);
+			return url ? [{ title: text(d.title), url }] : [];
+		}),
+		status: statusOf(tags, tender, asArray(state.awards)),
+		version: {
+			label: version.id,
+			released_at: version.date,
+			sort_key: version.key,
+			supersedes: null,
+			note: noteOf(version.release),
+		},
+		source_url: safeUrl(documents.find((d) => d.documentType === "tenderNotice")?.url),
+	};
+}
+
+interface Candidate {
+	where: { index: number; ref?: string };
+	release: unknown;
+}
+
+/** The releases (or compiled releases) a document holds, with where each came from. */
+function candidatesOf(input: unknown, out: Collector): Candidate[] | null {
+	if (Array.isArray(input)) return input.map((release, index) => ({ where: { index }, release }));
+	if (!isRecord(input)) return null;
+	if (Array.isArray(input.releases)) return input.releases.map((release, index) => ({ where: { index }, release }));
+	if (typeof input.ocid === "string") return [{ where: { index: 0 }, release: input }];
+	if (!Array.isArray(input.records)) return null;
+	return input.records.flatMap((record, index): Candidate[] => {
+		if (!isRecord(record)) {
+			out.reject({ index, reason: "record is not an object" });
+			return [];
+		}
+		// Embedded releases carry their ocid; linked releases are only {url, date, tag}.
+		const embedded = asArray(record.releases).filter((r) => isRecord(r) && typeof r.ocid === "string");
+		if (embedded.length) return embedded.map((release) => ({ where: { index, ref: isRecord(release) ? String(release.id) : undefined }, release }));
+		if (isRecord(record.compiledRelease)) return [{ where: { index, ref: "compiledRelease" }, release: record.compiledRelease }];
+		out.reject({ index, reason: "record has neither embedded releases nor a compiledRelease" });
+		return [];
+	});
+}
+
+/** Why a release cannot be used at all (it needs an ocid, an id and a date to be ordered), or null. */
+function releaseProblem(release: unknown): string | null {
+	if (!isRecord(release)) return "release is not an object";
+	if (typeof release.ocid !== "string" || !release.ocid.trim() || release.ocid.length > LIMITS.id) return "ocid missing";
+	if ((typeof release.id !== "string" && typeof release.id !== "number") || String(release.id).length > LIMITS.id) return "release id missing";
+	if (parseInstant(release.date, DATES) === null) return "release date missing or not a date";
+	return null;
+}
+
+/** An OCDS document (already JSON-parsed) to notices, one per release; bad releases are reported. */
+export function parseOcds(input: unknown): ParseResult {
+	const out = new Collector();
+	const candidates = candidatesOf(input, out);
+	if (!candidates) return refused("not OCDS: expected a release package, a record package, a release or an array of releases");
+
+	// Group valid releases by process, keeping the order in which processes first appear.
+	const processes = new Map<string, { where: Candidate["where"]; version: Version }[]>();
+	for (const { where, release } of candidates) {
+		const problem = releaseProblem(release);
+		const ref = isRecord(release) && release.id !== undefined ? String(release.id).slice(0, LIMITS.id) : where.ref;
+		if (problem !== null || !isRecord(release)) {
+			out.reject({ ...where, ref, reason: problem ?? "release is not an object" });
+			continue;
+		}
+		const ocid = String(release.ocid).trim();
+		const date = parseInstant(release.date, DATES) ?? "";
+		const id = String(release.id);
+		const version: Version = { release, date, id, key: `${date}|${id}` };
+		const list = processes.get(ocid);
+		if (list) list.push({ where: { ...where, ref }, version });
+		else processes.set(ocid, [{ where: { ...where, ref }, version }]);
+	}
+
+	for (const list of processes.values()) {
+		list.sort((a, b) => (a.version.key < b.version.key ? -1 : a.version.key > b.version.key ? 1 : 0));
+		const firstDate = list[0]?.version.date ?? "";
+		const seen = new Set<string>();
+		let state: Record<string, unknown> = {};
+		for (const { where, version } of list) {
+			if (seen.has(version.id)) continue;
+			seen.add(version.id);
+			state = merge(state, version.release) as Record<string, unknown>;
+			const snapshot = state;
+			out.record(where, () => draftOf(snapshot, version, firstDate));
+		}
+	}
+	return out.result();
+}
