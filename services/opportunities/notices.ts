@@ -64,3 +64,26 @@ export async function putNotice(m: OpportunityModels, n: NoticeInput): Promise<P
 		throw e;
 	}
 }
+
+/** A notice as other services read it (ask, matching): its text and normalized details. */
+export function noticeForReading(n: NoticeDoc) {
+	return {
+		id: n._id,
+		source: n.source,
+		source_id: n.source_id,
+		rfp_id: n.rfp_id,
+		reference_number: n.reference_number,
+		title: n.title,
+		issuing_body: n.issuing_body,
+		description: n.description ?? "",
+		categories: n.categories ?? [],
+		deadline: n.deadline ? n.deadline.toISOString() : null,
+		estimated_value: n.estimated_value ?? null,
+		currency: n.currency ?? null,
+		source_status: n.source_status,
+		source_url: n.source_url ?? null,
+		published_at: n.published_at ? n.published_at.toISOString() : null,
+		details: (n.details ?? {}) as Record<string, unknown>,
+	};
+}
+export type NoticeForReading = ReturnType<typeof noticeForReading>;

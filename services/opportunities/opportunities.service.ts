@@ -15,7 +15,7 @@ import { DigestQuery, MarkNotified, digestCandidates, markNotified } from "./dig
 import { listOpportunities as list } from "./listing.ts";
 import { MatchResult, recordMatch } from "./matches.ts";
 import { opportunityModels, type FeedbackDoc, type NoticeDoc, type OpportunityModels } from "./models.ts";
-import { NoticeInput, putNotice } from "./notices.ts";
+import { NoticeInput, noticeForReading, putNotice } from "./notices.ts";
 import { findOwned, recordFeedback, setArchived, toFeedback } from "./pipeline.ts";
 import { toDetail } from "./records.ts";
 
@@ -69,6 +69,11 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		}),
 		recordMatch: validatedAction(MatchResult, function (this: State, ctx: OpContext<MatchResult>) {
 			return recordMatch(this.m, ctx.params);
+		}),
+		askContext: validatedAction(z.object({ tenantId: z.uuid(), id: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string; id: string }>) {
+			const opp = await findOwned(this.m, ctx.params.tenantId, ctx.params.id);
+			const notice = await this.m.notices.findById(opp.notice_id).lean<NoticeDoc>();
+			return { opportunity: toDetail(opp), notice: notice ? noticeForReading(notice) : null };
 		}),
 		digestCandidates: validatedAction(DigestQuery, function (this: State, ctx: OpContext<DigestQuery>) {
 			return digestCandidates(this.m, ctx.params);
