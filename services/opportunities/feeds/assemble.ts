@@ -1,7 +1,8 @@
 import { uniqueCategories } from "./codes.ts";
 import { dedupeKeys } from "./dedupe.ts";
-import type { Category, Contact, NoticeDocument, NormalizedNotice, ParseResult, Rejection } from "./notice.ts";
+import type { Category, Contact, NoticeDocument, NormalizedNotice, ParseResult, Place, Rejection } from "./notice.ts";
 import { LIMITS, NormalizedNotice as NoticeSchema } from "./notice.ts";
+import { cleanLine } from "./text.ts";
 
 // What every parser does after mapping its format: cap and de-duplicate the lists, compute the
 // dedupe keys, validate against the schema, and collect the records it had to skip.
@@ -122,6 +123,16 @@ export class Collector {
 /** The result of a document that could not be read at all. */
 export function refused(reason: string): ParseResult {
 	return { notices: [], rejected: [{ reason }] };
+}
+
+/** A single-line field (names, codes, short labels), LIMITS.line characters unless told. */
+export function line(value: unknown, max: number = LIMITS.line): string | null {
+	return cleanLine(value, max);
+}
+
+/** The place, or null when the source gave none of its parts. */
+export function placeOrNull(place: Place): Place | null {
+	return Object.values(place).some((v) => v !== null) ? place : null;
 }
 
 /** Narrowing helpers for untrusted JSON. */

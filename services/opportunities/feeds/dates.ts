@@ -65,7 +65,7 @@ function zoneOffset(zone: string, ms: number): number {
 	return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
-/** Wall time in `zone` to epoch ms; at a DST gap or overlap the later offset is used. */
+/** Wall time in `zone` to epoch ms (a wall time inside a DST gap or overlap gets one of the two offsets). */
 function zonedToUtc(wallAsUtc: number, zone: string): number {
 	if (zone === "UTC") return wallAsUtc;
 	const first = zoneOffset(zone, wallAsUtc);

@@ -48,7 +48,7 @@ function fromJson(text: string, hint?: { filename?: string }): FeedParse {
 	if (isRecord(data) && "opportunitiesData" in data) return { format: "sam", ...parseSam(data) };
 	const looksOcds = isRecord(data)
 		? Array.isArray(data.releases) || Array.isArray(data.records) || typeof data.ocid === "string"
-		: Array.isArray(data) && data.length > 0 && data.every((r) => isRecord(r) && typeof r.ocid === "string");
+		: Array.isArray(data) && data.some((r) => isRecord(r) && typeof r.ocid === "string");
 	if (looksOcds) return { format: "ocds", ...parseOcds(data) };
 	return unknown("JSON that is neither a SAM.gov search response (opportunitiesData) nor OCDS (releases, records or ocid)", hint);
 }

@@ -1,5 +1,5 @@
 import type { NoticeDraft } from "./assemble.ts";
-import { asAmount, asCurrency, Collector, refused } from "./assemble.ts";
+import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assemble.ts";
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { earliest, joinDateAndTime, parseInstant } from "./dates.ts";
@@ -76,10 +76,6 @@ function placeOf(address: XmlElement | undefined, description: string | null): P
 		postal_code: cleanLine(textAt(address, "cbc:PostalZone"), 30),
 		text: cleanLine(description, 1_000),
 	};
-}
-
-function isEmptyPlace(p: Place): boolean {
-	return Object.values(p).every((v) => v === null);
 }
 
 function cpvs(project: XmlElement | undefined, path: string): (Category | null)[] {
@@ -219,7 +215,7 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		currency: estimate?.currency ?? null,
 		set_aside: reserved ? { code: null, text: truncate(reserved, 500) } : null,
 		eligibility: cleanText(selection.filter((s) => s !== null).join("\n"), LIMITS.eligibility),
-		place_of_performance: isEmptyPlace(place) ? null : place,
+		place_of_performance: placeOrNull(place),
 		contacts: buyer ? [buyer.contact] : [],
 		documents: documentsOf(terms),
 		status: statusOf(root, reasonCode),

@@ -1,11 +1,11 @@
 import type { NoticeDraft } from "./assemble.ts";
-import { asAmount, asArray, asCurrency, Collector, isRecord, refused } from "./assemble.ts";
+import { asAmount, asArray, asCurrency, Collector, isRecord, line, placeOrNull, refused } from "./assemble.ts";
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { parseInstant } from "./dates.ts";
 import type { Contact, NoticeStatus, ParseResult, Place } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
-import { cleanEmail, cleanLine, cleanText, safeUrl } from "./text.ts";
+import { cleanEmail, cleanText, safeUrl } from "./text.ts";
 
 // OCDS 1.1: release packages ({releases}), record packages ({records}, each with embedded
 // `releases` and/or a `compiledRelease`), a bare release, or an array of releases.
@@ -43,6 +43,23 @@ export function ocdsSource(ocid: string): string {
 
 const AWARD_TAGS = new Set(["award", "awardUpdate", "contract", "contractUpdate", "contractAmendment", "implementation", "implementationUpdate", "contractTermination"]);
 
+/**
+ * The stage a release speaks about (planning, tender, award, contract). The tag itself names an
+ * event (tenderAmendment, tenderUpdate): that is version information, so it is not the notice
+ * type, and an amendment does not count as a change of type.
+ */
+function stageOf(tags: string[], state: Record<string, unknown>): string | null {
+	const stages: [RegExp, string][] = [
+		[/^(contract|implementation)/, "contract"],
+		[/^award/, "award"],
+		[/^tender/, "tender"],
+		[/^planning/, "planning"],
+	];
+	for (const [pattern, stage] of stages) if (tags.some((t) => pattern.test(t))) return stage;
+	if (asArray(state.awards).length) return "award";
+	return isRecord(state.tender) ? "tender" : null;
+}
+
 // Keys that could reach an object's prototype if assigned; a feed has no business sending them.
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 const MAX_MERGE_DEPTH = 32;
@@ -72,10 +89,6 @@ function merge(base: unknown, patch: unknown, depth = 0): unknown {
 	return out;
 }
 
-function text(v: unknown, max: number = LIMITS.line): string | null {
-	return cleanLine(v, max);
-}
-
 function rolesOf(party: Record<string, unknown>): string[] {
 	return asArray(party.roles).filter((r) => typeof r === "string");
 }
@@ -83,19 +96,18 @@ function rolesOf(party: Record<string, unknown>): string[] {
 function contactOf(party: Record<string, unknown> | undefined): Contact | null {
 	const c = party?.contactPoint;
 	if (!isRecord(c)) return null;
-	return { name: text(c.name, 200), email: cleanEmail(c.email), phone: text(c.telephone, 60) };
+	return { name: line(c.name, 200), email: cleanEmail(c.email), phone: line(c.telephone, 60) };
 }
 
 function addressOf(a: unknown): Place | null {
 	if (!isRecord(a)) return null;
-	const place: Place = {
-		country: text(a.countryName, 100),
-		region: text(a.region, 100),
-		city: text(a.locality, 100),
-		postal_code: text(a.postalCode, 30),
-		text: text(a.streetAddress, 1_000),
-	};
-	return Object.values(place).some((v) => v !== null) ? place : null;
+	return placeOrNull({
+		country: line(a.countryName, 100),
+		region: line(a.region, 100),
+		city: line(a.locality, 100),
+		postal_code: line(a.postalCode, 30),
+		text: line(a.streetAddress, 1_000),
+	});
 }
 
 function statusOf(tags: string[], tender: Record<string, unknown>, awards: unknown[]): NoticeStatus {
@@ -111,8 +123,8 @@ function statusOf(tags: string[], tender: Record<string, unknown>, awards: unkno
 function noteOf(release: Record<string, unknown>): string | null {
 	const tender = isRecord(release.tender) ? release.tender : {};
 	const amendment = asArray(tender.amendments).filter(isRecord).at(-1);
-	const parts = [amendment?.rationale, amendment?.description, tender.statusDetails].map((p) => text(p, LIMITS.note)).filter((p) => p !== null);
-	return parts.length ? text(parts.join(". "), LIMITS.note) : null;
+	const parts = [amendment?.rationale, amendment?.description, tender.statusDetails].map((p) => line(p, LIMITS.note)).filter((p) => p !== null);
+	return parts.length ? line(parts.join(". "), LIMITS.note) : null;
 }
 
 interface Version {
@@ -124,17 +136,17 @@ interface Version {
 }
 
 function draftOf(state: Record<string, unknown>, version: Version, firstDate: string): NoticeDraft | string {
-	const ocid = text(state.ocid, LIMITS.id);
+	const ocid = line(state.ocid, LIMITS.id);
 	if (!ocid) return "ocid missing";
 	const tender = isRecord(state.tender) ? state.tender : {};
-	const title = text(tender.title, LIMITS.title);
+	const title = line(tender.title, LIMITS.title);
 	if (!title) return "tender.title missing";
 	const parties = asArray(state.parties).filter(isRecord);
 	const buyerRef = isRecord(state.buyer) ? state.buyer : undefined;
 	const buyer = parties.find((p) => buyerRef?.id !== undefined && p.id === buyerRef.id) ?? parties.find((p) => rolesOf(p).includes("buyer"));
 	const procuring = parties.find((p) => rolesOf(p).includes("procuringEntity"));
 	const procuringRef = isRecord(tender.procuringEntity) ? tender.procuringEntity : undefined;
-	const reference = text(tender.id, LIMITS.id);
+	const reference = line(tender.id, LIMITS.id);
 	const items = asArray(tender.items).filter(isRecord);
 	const value = isRecord(tender.value) ? tender.value : {};
 	const period = isRecord(tender.tenderPeriod) ? tender.tenderPeriod : {};
@@ -148,20 +160,20 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		rfp_id: reference ?? ocid,
 		reference_number: reference,
 		title,
-		issuing_body: text(buyerRef?.name, LIMITS.title) ?? text(buyer?.name, LIMITS.title) ?? text(procuringRef?.name ?? procuring?.name, LIMITS.title) ?? "",
+		issuing_body: line(buyerRef?.name, LIMITS.title) ?? line(buyer?.name, LIMITS.title) ?? line(procuringRef?.name ?? procuring?.name, LIMITS.title) ?? "",
 		description: cleanText(tender.description, LIMITS.description, { html: true }) ?? "",
 		description_url: null,
-		notice_type: text(tags.join(", "), 100),
+		notice_type: stageOf(tags, state),
 		procurement_category: procurementCategory(tender.mainProcurementCategory),
 		items: items.map((item) => {
 			const unit = isRecord(item.unit) ? item.unit : {};
 			const classification = isRecord(item.classification) ? item.classification : {};
 			return {
-				description: text(item.description, 1_000) ?? "",
+				description: line(item.description, 1_000) ?? "",
 				quantity: asAmount(item.quantity),
-				unit: text(unit.name, 100),
+				unit: line(unit.name, 100),
 				classification: normalizeCategory(classification.scheme, classification.id, classification.description),
-				lot: text(item.relatedLot, 100),
+				lot: line(item.relatedLot, 100),
 			};
 		}),
 		categories: items.flatMap((item) =>
@@ -181,7 +193,7 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		contacts: [contactOf(buyer), contactOf(procuring)].filter((c) => c !== null),
 		documents: documents.flatMap((d) => {
 			const url = safeUrl(d.url);
-			return url ? [{ title: text(d.title), url }] : [];
+			return url ? [{ title: line(d.title), url }] : [];
 		}),
 		status: statusOf(tags, tender, asArray(state.awards)),
 		version: {
@@ -257,11 +269,8 @@ export function parseOcds(input: unknown): ParseResult {
 	for (const list of processes.values()) {
 		list.sort((a, b) => (a.version.key < b.version.key ? -1 : a.version.key > b.version.key ? 1 : 0));
 		const firstDate = list[0]?.version.date ?? "";
-		const seen = new Set<string>();
 		let state: Record<string, unknown> = {};
 		for (const { where, version } of list) {
-			if (seen.has(version.id)) continue;
-			seen.add(version.id);
 			state = merge(state, version.release) as Record<string, unknown>;
 			const snapshot = state;
 			out.record(where, () => draftOf(snapshot, version, firstDate));

@@ -1,11 +1,11 @@
 import type { NoticeDraft } from "./assemble.ts";
-import { asArray, Collector, isRecord, refused } from "./assemble.ts";
+import { asArray, Collector, isRecord, line, placeOrNull, refused } from "./assemble.ts";
 import { categoryOfPsc, normalizeCategory, normalizeSetAside } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { parseInstant } from "./dates.ts";
 import type { Contact, NoticeDocument, NoticeStatus, ParseResult, Place } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
-import { cleanEmail, cleanLine, cleanText, safeUrl } from "./text.ts";
+import { cleanEmail, cleanText, safeUrl } from "./text.ts";
 
 // SAM.gov Get Opportunities API v2 search responses: `{ totalRecords, limit, offset,
 // opportunitiesData: [...] }` (field names per open.gsa.gov/api/get-opportunities-public-api).
@@ -36,47 +36,42 @@ function typeRank(type: string | null): number {
 	return TYPE_RANK.find(([pattern]) => type && pattern.test(type))?.[1] ?? 2;
 }
 
-function text(v: unknown, max: number = LIMITS.line): string | null {
-	return cleanLine(v, max);
-}
-
 /** "DEPT.SUBTIER.OFFICE" becomes "DEPT > SUBTIER > OFFICE" when the codes path confirms the split. */
 function issuingBody(r: Record<string, unknown>): string {
-	const path = text(r.fullParentPathName, LIMITS.title);
-	const codes = text(r.fullParentPathCode, LIMITS.title);
+	const path = line(r.fullParentPathName, LIMITS.title);
+	const codes = line(r.fullParentPathCode, LIMITS.title);
 	if (path) {
 		const names = path.split(".");
 		return codes && codes.split(".").length === names.length ? names.map((n) => n.trim()).join(" > ") : path;
 	}
 	return [r.department, r.subTier, r.office]
-		.map((v) => text(v))
+		.map((v) => line(v))
 		.filter((v) => v !== null)
 		.join(" > ");
 }
 
 function nameOrCode(v: unknown): string | null {
-	if (!isRecord(v)) return text(v, 100);
-	return text(v.code, 100) ?? text(v.name, 100);
+	if (!isRecord(v)) return line(v, 100);
+	return line(v.code, 100) ?? line(v.name, 100);
 }
 
 function placeOf(v: unknown): Place | null {
 	if (!isRecord(v)) return null;
-	const cityName = isRecord(v.city) ? text(v.city.name, 100) : null;
-	const place: Place = {
+	const cityName = isRecord(v.city) ? line(v.city.name, 100) : null;
+	return placeOrNull({
 		country: nameOrCode(v.country),
 		region: nameOrCode(v.state),
 		// SAM sometimes repeats the city's numeric code as its name ("21000"): not a city name.
 		city: cityName && !/^\d+$/.test(cityName) ? cityName : null,
-		postal_code: text(v.zip, 30),
-		text: cleanLine([v.streetAddress, v.streetAddress2].filter((s) => typeof s === "string").join(", "), 1_000),
-	};
-	return Object.values(place).some((x) => x !== null) ? place : null;
+		postal_code: line(v.zip, 30),
+		text: line([v.streetAddress, v.streetAddress2].filter((s) => typeof s === "string").join(", "), 1_000),
+	});
 }
 
 function contactsOf(v: unknown): Contact[] {
 	return asArray(v)
 		.filter(isRecord)
-		.map((c) => ({ name: text(c.fullName, 200), email: cleanEmail(c.email), phone: text(c.phone, 60) }));
+		.map((c) => ({ name: line(c.fullName, 200), email: cleanEmail(c.email), phone: line(c.phone, 60) }));
 }
 
 function documentsOf(r: Record<string, unknown>): NoticeDocument[] {
@@ -99,17 +94,17 @@ function statusOf(r: Record<string, unknown>, title: string, type: string | null
 }
 
 function draftOf(r: Record<string, unknown>): NoticeDraft | string {
-	const noticeId = text(r.noticeId, LIMITS.id);
+	const noticeId = line(r.noticeId, LIMITS.id);
 	if (!noticeId) return "noticeId missing";
-	const title = text(r.title, LIMITS.title);
+	const title = line(r.title, LIMITS.title);
 	if (!title) return "title missing";
-	const solicitation = text(r.solicitationNumber, LIMITS.id);
-	const type = text(r.type, 100);
+	const solicitation = line(r.solicitationNumber, LIMITS.id);
+	const type = line(r.type, 100);
 	const posted = parseInstant(r.postedDate, DATES);
 	// The documentation's table spells it "reponseDeadLine"; responses use responseDeadLine.
 	const deadline = parseInstant(r.responseDeadLine ?? r.reponseDeadLine, DEADLINES);
 	const descriptionUrl = safeUrl(r.description);
-	const psc = text(r.classificationCode, 10)?.toUpperCase() ?? null;
+	const psc = line(r.classificationCode, 10)?.toUpperCase() ?? null;
 	const naics = [...asArray(r.naicsCodes), r.naicsCode];
 
 	return {
@@ -151,7 +146,8 @@ export function parseSam(input: unknown): ParseResult {
 	if (!isRecord(input) || !Array.isArray(input.opportunitiesData)) return refused("not a SAM.gov search response: opportunitiesData array missing");
 	const out = new Collector();
 	for (const [index, record] of input.opportunitiesData.entries()) {
-		const ref = isRecord(record) && typeof record.noticeId === "string" ? record.noticeId.slice(0, LIMITS.id) : undefined;
+		// Named by noticeId, else by solicitation number, so a report can point at the bad record.
+		const ref = isRecord(record) ? (line(record.noticeId, LIMITS.id) ?? line(record.solicitationNumber, LIMITS.id) ?? undefined) : undefined;
 		out.record({ index, ref }, () => (isRecord(record) ? draftOf(record) : "record is not an object"));
 	}
 	return out.result();

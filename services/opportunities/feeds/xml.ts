@@ -83,7 +83,8 @@ function qualify(raw: string, scope: ReadonlyMap<string, string>): { name: strin
 function convert(rawName: string, node: RawNode, parentScope: ReadonlyMap<string, string>): XmlElement {
 	const rawAttrs = (node[ATTRS] ?? {}) as Record<string, unknown>;
 	let scope = parentScope;
-	const attrs: Record<string, string> = {};
+	// No prototype: an attribute named __proto__ is then just a name.
+	const attrs: Record<string, string> = Object.create(null);
 	for (const [key, value] of Object.entries(rawAttrs)) {
 		const v = decodeEntities(String(value));
 		if (key === "xmlns" || key.startsWith("xmlns:")) {
