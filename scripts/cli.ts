@@ -1,5 +1,8 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createBroker } from "../shared/broker.ts";
+import { resetConfig } from "../shared/config.ts";
 import { mintDevIdToken } from "../shared/dev-issuer.ts";
 import { SERVICE_SCHEMAS } from "../services/registry.ts";
 
@@ -25,6 +28,52 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 			return JSON.stringify(r);
 		},
 	},
+	"catalog:import": {
+		usage: "catalog:import --tenant <id> <file.csv|file.json>   imports up to 5,000 products (partner by name); prints the summary as JSON",
+		async run(args) {
+			const { values, positionals } = parseArgs({ args, options: { tenant: { type: "string" } }, allowPositionals: true, strict: true });
+			const [file, ...extra] = positionals;
+			if (!values.tenant || !file || extra.length) throw new Error("catalog:import needs --tenant and one file");
+			const text = await readFile(file, "utf8");
+			// JSON by extension, else by content: a CSV header cannot start with "[".
+			const body: unknown = /\.json$/i.test(file) || (!/\.csv$/i.test(file) && text.trimStart().startsWith("[")) ? JSON.parse(text) : text;
+			const summary = await withService("catalog", async (call) => {
+				const { rows } = (await call("catalog.parseImport", { body })) as { rows: Array<{ line: number }> };
+				const results: Array<{ outcome: "created" | "already_exists" | "invalid" }> = [];
+				// Progress on stderr: a bar redrawn in place on a terminal, else a line per tenth.
+				let tenths = 0;
+				for (let i = 0; i < rows.length; i += 100) {
+					const r = (await call("catalog.importRows", { tenantId: values.tenant, rows: rows.slice(i, i + 100) })) as { rows: typeof results };
+					results.push(...r.rows);
+					const share = results.length / rows.length;
+					if (process.stderr.isTTY) {
+						const bar = "#".repeat(Math.round(share * 30)).padEnd(30, ".");
+						process.stderr.write(`\r[${bar}] ${Math.floor(share * 100)}% ${results.length}/${rows.length}${share === 1 ? "\n" : ""}`);
+					} else if (Math.floor(share * 10) > tenths) {
+						tenths = Math.floor(share * 10);
+						process.stderr.write(`${tenths * 10}% (${results.length}/${rows.length})\n`);
+					}
+				}
+				const count = (o: string) => results.filter((r) => r.outcome === o).length;
+				return { total: results.length, created: count("created"), already_exists: count("already_exists"), invalid: count("invalid"), rows: results };
+			});
+			return JSON.stringify(summary);
+		},
+	},
+	"digest:preview": {
+		usage: "digest:preview --tenant <id> [--out <file.html>]   writes the company's next digest as HTML (nothing is sent); prints the file's path",
+		async run(args) {
+			const { values } = parseArgs({ args, options: { tenant: { type: "string" }, out: { type: "string" } }, strict: true });
+			if (!values.tenant) throw new Error("digest:preview needs --tenant");
+			const p = await withServices(["notifications", "opportunities", "auth-keys"], (call) => call("notifications.previewDigest", { tenantId: values.tenant }));
+			const preview = p as { html: string; subject: string; items: number; updated: number; recipients: string[] };
+			const out = resolve(values.out ?? `.data/digest-preview-${values.tenant}.html`);
+			await mkdir(dirname(out), { recursive: true });
+			await writeFile(out, preview.html);
+			process.stderr.write(`${preview.subject} (${preview.items} new, ${preview.updated} updated) for ${preview.recipients.join(", ") || "no recipient"}\n`);
+			return out;
+		},
+	},
 	"dev:token": {
 		usage: "dev:token --email <email> [--unverified] [--subject <sub>]   prints an ID token signed by the local development issuer",
 		async run(args) {
@@ -39,8 +88,18 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 type Call = (action: string, params: unknown) => Promise<unknown>;
 
 /** Runs one service in this process (no transporter, no logs on stdout) for the call. */
-async function withService<T>(name: string, fn: (call: Call) => Promise<T>): Promise<T> {
-	const broker = createBroker([SERVICE_SCHEMAS[name]!], { transporter: null, logger: false, nodeID: `cli-${process.pid}` });
+function withService<T>(name: string, fn: (call: Call) => Promise<T>): Promise<T> {
+	return withServices([name], fn);
+}
+
+/** Runs services in this process for the call: no transporter, no background workers, no logs on stdout. */
+async function withServices<T>(names: string[], fn: (call: Call) => Promise<T>): Promise<T> {
+	process.env.WORKERS = "off";
+	resetConfig();
+	const broker = createBroker(
+		names.map((n) => SERVICE_SCHEMAS[n]!),
+		{ transporter: null, logger: false, nodeID: `cli-${process.pid}` },
+	);
 	await broker.start();
 	try {
 		return await fn((action, params) => broker.call(action, params as object));

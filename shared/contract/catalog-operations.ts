@@ -39,7 +39,7 @@ export const createPartner = defineOperation({
 	tag: "Partners",
 	summary: "Add (or re-authorize) a manufacturer partner",
 	description:
-		"Authorizes the partner and adds its name to the company profile's manufacturer_partners list. Re-posting a name already on file (compared case- and space-insensitively) re-authorizes that partner, answers it (201 as well) and does not reactivate its discontinued products; relationship and source_url are updated only when sent.",
+		"Authorizes the partner and adds its name to the company profile's manufacturer_partners list. Re-posting a name already on file (compared case- and space-insensitively: `Net App` and ` netapp` are one partner) re-authorizes that partner, answers it with its id and original name (201 as well) and does not reactivate its discontinued products; relationship and source_url are updated only when sent.",
 	body: CreatePartnerBody,
 	response: Partner,
 	status: 201,
@@ -71,7 +71,7 @@ export const importProducts = defineOperation({
 	tag: "Products",
 	summary: "Bulk-import up to 5,000 products from a JSON array or a CSV file",
 	description:
-		"The body is either a JSON array of product rows (application/json) or CSV (text/csv, a header line naming the columns), at most 5,000 rows. Rows name their partner (`partner`, the partner's name) instead of its id; the other columns are those of a product (commodity_codes separated by `;` and specs as JSON text in CSV). Each row is validated and created on its own, as POST /products would: the answer reports, per row with its line number, whether it was created, already existed (never overwritten) or was invalid and why. A body that cannot be parsed at all is invalid_import and nothing is written. Saved products durably request indexing and matching.",
+		"The body is either a JSON array of product rows (application/json) or CSV (text/csv, a header line naming the columns), at most 5,000 rows. Rows name their partner (`partner`, the partner's name) instead of its id; the other columns are those of a product (commodity_codes separated by `;` and specs as JSON text in CSV). Each row is validated and created on its own, as POST /products would: the answer reports, per row with its line number, whether it was created, already existed (never overwritten) or was invalid and why (a partner name that is not on file is unknown_partner, a de-authorized one partner_not_authorized). A body that cannot be parsed at all is invalid_import and nothing is written: CSV with broken quoting, without a header line, without a partner or name column, with an unknown or repeated column; JSON that is not an array. An import without rows or with more than 5,000 is validation_failed. In CSV, empty cells are absent fields, blank lines are skipped, and a quoted cell may span lines (its row's line is where it starts). Saved products durably request indexing and matching.",
 	body: ImportProductsBody,
 	response: ImportResult,
 	errors: ["validation_failed", "invalid_import", "unsupported_type", "file_too_large"],
@@ -113,7 +113,7 @@ export const createProduct = defineOperation({
 	tag: "Products",
 	summary: "Add one product to the catalog",
 	description:
-		"oem_partner_id and name are required; model, description and source_url default to null, commodity_codes to [], specs to {} and rep_status to carried; a new product is active. An oem_partner_id that is not one of the company's partners is validation_failed; a partner that is not authorized gives partner_not_authorized. The combination of partner, name and model is unique: a repeat is already_exists and never overwrites the existing product. Saving durably requests background indexing and staged matching; the response does not wait for them.",
+		"oem_partner_id and name are required; model, description and source_url default to null, commodity_codes to [], specs to {} and rep_status to carried; a new product is active. An oem_partner_id that is not one of the company's partners is validation_failed; a partner that is not authorized gives partner_not_authorized. The combination of partner, name and model is unique (name and model compared case-insensitively, surrounding and repeated spaces ignored; no model is a value of its own): a repeat is already_exists, names the existing product and never overwrites it. Saving durably requests background indexing and staged matching; the response does not wait for them.",
 	body: CreateProductBody,
 	response: Product,
 	status: 201,

@@ -89,7 +89,7 @@ export const Specs = z
 	.meta({
 		maxProperties: SPECS_LIMITS.maxKeys,
 		description:
-			"Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset of the scalar attributes informs indexing and matching, as untrusted catalog data.",
+			"Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole numbers such as `\"10\"` come first, in ascending order). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object's scalar members one level down as `parent.child`, each key and value cut to 100 characters.",
 	});
 export type Specs = z.infer<typeof Specs>;
 
@@ -172,7 +172,7 @@ export const ProductListQuery = z
 		partner: Uuid.optional().describe("Only products of this manufacturer partner (its id)"),
 		status: ProductStatus.optional().describe("Only products in this status; both when absent"),
 		rep_status: RepStatus.optional().describe("Only products with this rep_status; both when absent"),
-		q: z.string().trim().max(200).optional().describe("Case-insensitive text searched in name, model and description; empty means no text filter"),
+		q: z.string().trim().max(200).optional().describe("Case-insensitive text searched in name, model, description and the partner's name; empty means no text filter"),
 		cursor: Cursor.optional(),
 		limit: Limit,
 	})
@@ -254,6 +254,19 @@ export const ImportProductsBody = z
 	});
 export type ImportProductsBody = z.infer<typeof ImportProductsBody>;
 
+/** The import route's body limit (the gateway's 8mb) in characters of CSV text. */
+export const IMPORT_MAX_CSV_CHARS = 8 * 1024 * 1024;
+
+/**
+ * The body of a text/csv import as the action receives it: the CSV text itself (the gateway
+ * documents it as the text/csv content of the same request body). The action takes either
+ * this or ImportProductsBody.
+ */
+export const ImportCsvText = z
+	.string()
+	.max(IMPORT_MAX_CSV_CHARS, "The CSV text is larger than 8 MiB")
+	.describe("CSV text: a header line naming the columns, then one product per record");
+
 export const ImportRowOutcome = z.enum(["created", "already_exists", "invalid"]).meta({ id: "ImportRowOutcome" });
 
 export const ImportRowResult = z
@@ -261,7 +274,11 @@ export const ImportRowResult = z
 		line: z.number().int().min(1).describe("CSV: the line the row starts on (the header is line 1). JSON: the row's 1-based position in the array"),
 		outcome: ImportRowOutcome,
 		product_id: z.string().nullable().describe("The created product, or the existing one for already_exists; null for invalid rows"),
-		issues: z.array(Issue).describe("Why an invalid row was refused (codes include those of validation_failed, plus unknown_partner and partner_not_authorized); empty otherwise"),
+		issues: z
+			.array(Issue)
+			.describe(
+				"Why an invalid row was refused; paths are relative to the row (e.g. `name`, `commodity_codes.3`). Codes are those of validation_failed, plus unknown_partner (no partner of that name), partner_not_authorized, column_count (a CSV record with more or fewer cells than the header) and invalid_json (CSV specs that are not JSON). Empty otherwise",
+			),
 	})
 	.meta({ id: "ImportRowResult" });
 export type ImportRowResult = z.infer<typeof ImportRowResult>;
@@ -316,7 +333,7 @@ export const PlaceServed = z
 
 export const CompanyProfile = z
 	.object({
-		company_name: z.string().nullable(),
+		company_name: z.string().nullable().describe("null until set with PATCH /profile"),
 		certifications: z.array(Certification),
 		set_asides: z.array(SetAside),
 		naics_codes: z.array(z.string()),

@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Add (or re-authorize) a manufacturer partner
-         * @description Authorizes the partner and adds its name to the company profile's manufacturer_partners list. Re-posting a name already on file (compared case- and space-insensitively) re-authorizes that partner, answers it (201 as well) and does not reactivate its discontinued products; relationship and source_url are updated only when sent.
+         * @description Authorizes the partner and adds its name to the company profile's manufacturer_partners list. Re-posting a name already on file (compared case- and space-insensitively: `Net App` and ` netapp` are one partner) re-authorizes that partner, answers it with its id and original name (201 as well) and does not reactivate its discontinued products; relationship and source_url are updated only when sent.
          */
         post: operations["createPartner"];
         delete?: never;
@@ -284,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Bulk-import up to 5,000 products from a JSON array or a CSV file
-         * @description The body is either a JSON array of product rows (application/json) or CSV (text/csv, a header line naming the columns), at most 5,000 rows. Rows name their partner (`partner`, the partner's name) instead of its id; the other columns are those of a product (commodity_codes separated by `;` and specs as JSON text in CSV). Each row is validated and created on its own, as POST /products would: the answer reports, per row with its line number, whether it was created, already existed (never overwritten) or was invalid and why. A body that cannot be parsed at all is invalid_import and nothing is written. Saved products durably request indexing and matching.
+         * @description The body is either a JSON array of product rows (application/json) or CSV (text/csv, a header line naming the columns), at most 5,000 rows. Rows name their partner (`partner`, the partner's name) instead of its id; the other columns are those of a product (commodity_codes separated by `;` and specs as JSON text in CSV). Each row is validated and created on its own, as POST /products would: the answer reports, per row with its line number, whether it was created, already existed (never overwritten) or was invalid and why (a partner name that is not on file is unknown_partner, a de-authorized one partner_not_authorized). A body that cannot be parsed at all is invalid_import and nothing is written: CSV with broken quoting, without a header line, without a partner or name column, with an unknown or repeated column; JSON that is not an array. An import without rows or with more than 5,000 is validation_failed. In CSV, empty cells are absent fields, blank lines are skipped, and a quoted cell may span lines (its row's line is where it starts). Saved products durably request indexing and matching.
          */
         post: operations["importProducts"];
         delete?: never;
@@ -308,7 +308,7 @@ export interface paths {
         put?: never;
         /**
          * Add one product to the catalog
-         * @description oem_partner_id and name are required; model, description and source_url default to null, commodity_codes to [], specs to {} and rep_status to carried; a new product is active. An oem_partner_id that is not one of the company's partners is validation_failed; a partner that is not authorized gives partner_not_authorized. The combination of partner, name and model is unique: a repeat is already_exists and never overwrites the existing product. Saving durably requests background indexing and staged matching; the response does not wait for them.
+         * @description oem_partner_id and name are required; model, description and source_url default to null, commodity_codes to [], specs to {} and rep_status to carried; a new product is active. An oem_partner_id that is not one of the company's partners is validation_failed; a partner that is not authorized gives partner_not_authorized. The combination of partner, name and model is unique (name and model compared case-insensitively, surrounding and repeated spaces ignored; no model is a value of its own): a repeat is already_exists, names the existing product and never overwrites it. Saving durably requests background indexing and staged matching; the response does not wait for them.
          */
         post: operations["createProduct"];
         delete?: never;
@@ -602,7 +602,7 @@ export interface components {
              * @default []
              */
             commodity_codes?: string[];
-            /** @description Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset of the scalar attributes informs indexing and matching, as untrusted catalog data. */
+            /** @description Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole numbers such as `"10"` come first, in ascending order). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object's scalar members one level down as `parent.child`, each key and value cut to 100 characters. */
             specs?: {
                 [key: string]: unknown;
             };
@@ -647,7 +647,7 @@ export interface components {
             outcome: components["schemas"]["ImportRowOutcome"];
             /** @description The created product, or the existing one for already_exists; null for invalid rows */
             product_id: string | null;
-            /** @description Why an invalid row was refused (codes include those of validation_failed, plus unknown_partner and partner_not_authorized); empty otherwise */
+            /** @description Why an invalid row was refused; paths are relative to the row (e.g. `name`, `commodity_codes.3`). Codes are those of validation_failed, plus unknown_partner (no partner of that name), partner_not_authorized, column_count (a CSV record with more or fewer cells than the header) and invalid_json (CSV specs that are not JSON). Empty otherwise */
             issues: {
                 path: string;
                 code: string;
@@ -684,6 +684,7 @@ export interface components {
             expires_at?: string | null;
         };
         CompanyProfile: {
+            /** @description null until set with PATCH /profile */
             company_name: string | null;
             certifications: components["schemas"]["Certification"][];
             set_asides: components["schemas"]["SetAside"][];
@@ -2447,7 +2448,7 @@ export interface operations {
                 status?: components["schemas"]["ProductStatus"];
                 /** @description Only products with this rep_status; both when absent */
                 rep_status?: components["schemas"]["RepStatus"];
-                /** @description Case-insensitive text searched in name, model and description; empty means no text filter */
+                /** @description Case-insensitive text searched in name, model, description and the partner's name; empty means no text filter */
                 q?: string;
                 /** @description Opaque continuation value taken from nextCursor */
                 cursor?: string;

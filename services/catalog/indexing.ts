@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { Outbox, requestWork } from "../../shared/outbox.ts";
+import { QUEUES } from "../../shared/queue.ts";
+import type { CatalogModels, PartnerDoc, ProductDoc } from "./models.ts";
+
+// "Saving durably requests indexing" (DESIGN.md, Durability). Every product write that matters
+// to matching carries a fresh `index` request in the same single-document write; the job that
+// follows names the product and that version. A partner whose authorization flips changes
+// what indexing must see for all its products: its own write records a `fanout` request,
+// which gives each product a fresh request and is then cleared. The reconciler re-sends and
+// finishes whatever a crash or a Redis outage left behind.
+
+export type ProductOutbox = Outbox<ProductDoc>;
+
+/** What the catalog's modules work with. */
+export interface Catalog {
+	m: CatalogModels;
+	outbox: ProductOutbox;
+}
+
+export function productOutbox(m: CatalogModels): ProductOutbox {
+	return new Outbox<ProductDoc>({
+		model: m.products,
+		queue: QUEUES.productIndex,
+		jobName: "index-product",
+		data: (p) => ({ tenantId: p.tenant_id, productId: p._id }),
+	});
+}
+
+/** How often the reconciler runs (the same setting as the other services' outboxes) and how old a request must be. */
+export const RECONCILE_MS = z.coerce.number().int().min(100).default(15_000).parse(process.env.OUTBOX_RECONCILE_MS);
+export const RECONCILE_GRACE_MS = 10_000;
+
+const SEND_CONCURRENCY = 50;
+
+/** Sends many requests a few at a time, stopping at the first refusal: with Redis away the rest would only wait for timeouts. */
+export async function sendAll(outbox: ProductOutbox, docs: Array<Pick<ProductDoc, "_id" | "tenant_id" | "index">>): Promise<number> {
+	let sent = 0;
+	for (let i = 0; i < docs.length; i += SEND_CONCURRENCY) {
+		const ok = await Promise.all(docs.slice(i, i + SEND_CONCURRENCY).map((d) => outbox.send(d as ProductDoc)));
+		sent += ok.filter(Boolean).length;
+		if (ok.includes(false)) break;
+	}
+	return sent;
+}
+
+/**
+ * Gives every product of the partner a fresh indexing request and sends them, then clears the
+ * partner's fanout request (unless a newer flip replaced it). Products that already hold a
+ * newer request keep it: it was made after the partner changed, so it sees the change too.
+ */
+export async function fanOut(cat: Catalog, partner: Pick<PartnerDoc, "_id" | "tenant_id" | "fanout">): Promise<void> {
+	const token = partner.fanout?.requested;
+	if (!token || !partner.fanout?.pending) return;
+	const set = requestWork();
+	const version = set["index.requested"] as string;
+	const mine = { tenant_id: partner.tenant_id, oem_partner_id: partner._id };
+	await cat.m.products.updateMany({ ...mine, "index.requested": { $lt: version } }, { $set: set });
+	const docs = await cat.m.products.find({ ...mine, "index.requested": version }, { tenant_id: 1, index: 1 }).lean();
+	await sendAll(cat.outbox, docs);
+	await cat.m.partners.updateOne({ _id: partner._id, "fanout.requested": token }, { $set: { "fanout.pending": false, "fanout.done": token } });
+}
+
+/** Finishes interrupted partner fanouts, then re-sends product requests still pending after `graceMs`. */
+export async function reconcile(cat: Catalog, graceMs = RECONCILE_GRACE_MS): Promise<{ fanouts: number; sent: number }> {
+	const stale = new Date(Date.now() - graceMs);
+	const partners = await cat.m.partners.find({ "fanout.pending": true, "fanout.requested_at": { $lt: stale } }).limit(100).lean();
+	for (const p of partners) await fanOut(cat, p);
+	return { fanouts: partners.length, sent: await cat.outbox.reconcile(graceMs) };
+}
+
+export function startReconciler(cat: Catalog, onError: (e: unknown) => void): NodeJS.Timeout {
+	const timer = setInterval(() => void reconcile(cat).catch(onError), RECONCILE_MS);
+	timer.unref();
+	return timer;
+}
