@@ -5,6 +5,8 @@ import { createBroker } from "../shared/broker.ts";
 import { resetConfig } from "../shared/config.ts";
 import { mintDevIdToken } from "../shared/dev-issuer.ts";
 import { SERVICE_SCHEMAS } from "../services/registry.ts";
+import { ingestFiles } from "./ingest-files.ts";
+import { progress } from "./progress.ts";
 
 // Development and operations commands: `npm run -s cli -- <command> [options]`.
 // Results go to stdout alone (so scripts can capture them); everything else to stderr.
@@ -40,24 +42,24 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 			const summary = await withService("catalog", async (call) => {
 				const { rows } = (await call("catalog.parseImport", { body })) as { rows: Array<{ line: number }> };
 				const results: Array<{ outcome: "created" | "already_exists" | "invalid" }> = [];
-				// Progress on stderr: a bar redrawn in place on a terminal, else a line per tenth.
-				let tenths = 0;
+				const tick = progress(rows.length);
 				for (let i = 0; i < rows.length; i += 100) {
 					const r = (await call("catalog.importRows", { tenantId: values.tenant, rows: rows.slice(i, i + 100) })) as { rows: typeof results };
 					results.push(...r.rows);
-					const share = results.length / rows.length;
-					if (process.stderr.isTTY) {
-						const bar = "#".repeat(Math.round(share * 30)).padEnd(30, ".");
-						process.stderr.write(`\r[${bar}] ${Math.floor(share * 100)}% ${results.length}/${rows.length}${share === 1 ? "\n" : ""}`);
-					} else if (Math.floor(share * 10) > tenths) {
-						tenths = Math.floor(share * 10);
-						process.stderr.write(`${tenths * 10}% (${results.length}/${rows.length})\n`);
-					}
+					tick(results.length);
 				}
 				const count = (o: string) => results.filter((r) => r.outcome === o).length;
 				return { total: results.length, created: count("created"), already_exists: count("already_exists"), invalid: count("invalid"), rows: results };
 			});
 			return JSON.stringify(summary);
+		},
+	},
+	ingest: {
+		usage: "ingest <file or folder>...   reads procurement feed files (SAM.gov JSON, OCDS JSON, TED eForms XML; format detected) and stores their notices; prints the summary as JSON",
+		async run(args) {
+			const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
+			if (!positionals.length) throw new Error("ingest needs at least one file or folder");
+			return JSON.stringify(await withService("opportunities", (call) => ingestFiles(positionals, call)));
 		},
 	},
 	"digest:preview": {
@@ -85,7 +87,7 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 	},
 };
 
-type Call = (action: string, params: unknown) => Promise<unknown>;
+export type Call = (action: string, params: unknown) => Promise<unknown>;
 
 /** Runs one service in this process (no transporter, no logs on stdout) for the call. */
 function withService<T>(name: string, fn: (call: Call) => Promise<T>): Promise<T> {

@@ -22,3 +22,6 @@ export async function syncIndexes(conn: Connection): Promise<void> {
 }
 
 export const isDuplicateKeyError = (err: unknown): boolean => (err as { code?: number })?.code === 11000;
+
+/** Escapes user text for an RE2-compatible `$regex` (matched literally). */
+export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -8,7 +8,8 @@ import { isDuplicateKeyError } from "../../shared/mongo.ts";
 import { newRequest, newVersion, requestWork } from "../../shared/outbox.ts";
 import type { Catalog } from "./indexing.ts";
 import type { CatalogModels, PartnerDoc, ProductDoc } from "./models.ts";
-import { escapeRegex, fold, productKey, searchText } from "./normalize.ts";
+import { escapeRegex } from "../../shared/mongo.ts";
+import { fold, productKey, searchText } from "./normalize.ts";
 import { authorizedPartner, ownPartner, partnersByIds } from "./partners.ts";
 
 // Catalog products: created one by one or by import, changed, discontinued and reactivated,

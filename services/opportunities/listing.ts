@@ -2,6 +2,7 @@ import type { FilterQuery } from "mongoose";
 import type { OpportunityList, OpportunityListQuery, OpportunitySort } from "../../shared/contract/opportunities.ts";
 import { decodeCursor, encodeCursor } from "../../shared/cursor.ts";
 import { validationFailed } from "../../shared/errors.ts";
+import { escapeRegex } from "../../shared/mongo.ts";
 import type { OpportunityDoc, OpportunityModels } from "./models.ts";
 import { toSummary } from "./records.ts";
 
@@ -18,8 +19,6 @@ const SORT_KEY: Record<OpportunitySort, keyof OpportunityDoc> = {
 	"-discovered_at": "discovered_desc",
 };
 
-/** Escapes user text for an RE2-compatible $regex. */
-export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export function listFilter(tenantId: string, q: OpportunityListQuery): FilterQuery<OpportunityDoc> {
 	const f: FilterQuery<OpportunityDoc> = { tenant_id: tenantId, supported: true, archived_at: q.archived ? { $ne: null } : null };

@@ -90,8 +90,14 @@ const NoticeSchema = new Schema(
 		published_at: { type: Date, default: null },
 		/** Hash of the stored content: an identical re-delivery changes nothing. */
 		content_hash: { type: String, default: null },
-		/** The rest of the normalized notice (items, contacts, documents, place, set-aside...). */
+		/** The rest of the normalized notice (items, contacts, documents, place, set-aside, version history). */
 		details: { type: Schema.Types.Mixed, default: {} },
+		/** The notice as the feeds' merge logic keeps it (feeds/versions.ts StoredNotice); null for notices written directly. */
+		normalized: { type: Schema.Types.Mixed, default: null },
+		/** Keys under which the same solicitation from another feed is recognised. */
+		dedupe_keys: { type: [String], default: [] },
+		/** `source|source_id` of the same solicitation seen in other feeds. */
+		aliases: { type: [String], default: [] },
 		created_at: { type: Date, required: true },
 		updated_at: { type: Date, required: true },
 		/** Durable request to match this notice against every company (consumer: matching). */
@@ -101,6 +107,19 @@ const NoticeSchema = new Schema(
 );
 NoticeSchema.index({ source: 1, source_id: 1 }, { unique: true });
 NoticeSchema.index({ "match.pending": 1, "match.requested_at": 1 });
+NoticeSchema.index({ dedupe_keys: 1 });
+
+/** The last ingestion run of each source (dashboard). */
+const IngestionRunSchema = new Schema(
+	{
+		_id: { type: String, required: true }, // the source
+		last_run_at: { type: Date, required: true },
+		last_outcome: { type: String, required: true, enum: ["succeeded", "failed"] },
+		last_success_at: { type: Date, default: null },
+		last_summary: { type: Schema.Types.Mixed, default: null },
+	},
+	{ versionKey: false },
+);
 
 const FeedbackSchema = new Schema(
 	{
@@ -124,11 +143,13 @@ FeedbackSchema.index({ "learn.pending": 1, "learn.requested_at": 1 });
 export type OpportunityDoc = InferSchemaType<typeof OpportunitySchema> & { _id: string };
 export type FeedbackDoc = InferSchemaType<typeof FeedbackSchema> & { _id: string };
 export type NoticeDoc = InferSchemaType<typeof NoticeSchema> & { _id: string };
+export type IngestionRunDoc = InferSchemaType<typeof IngestionRunSchema> & { _id: string };
 
 export interface OpportunityModels {
 	opportunities: Model<OpportunityDoc>;
 	feedback: Model<FeedbackDoc>;
 	notices: Model<NoticeDoc>;
+	ingestionRuns: Model<IngestionRunDoc>;
 }
 
 export function opportunityModels(conn: Connection): OpportunityModels {
@@ -136,5 +157,6 @@ export function opportunityModels(conn: Connection): OpportunityModels {
 		opportunities: conn.model("Opportunity", OpportunitySchema, "opportunities"),
 		feedback: conn.model("Feedback", FeedbackSchema, "feedback"),
 		notices: conn.model("Notice", NoticeSchema, "notices"),
+		ingestionRuns: conn.model("IngestionRun", IngestionRunSchema, "ingestion_runs"),
 	};
 }

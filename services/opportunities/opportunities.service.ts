@@ -11,6 +11,8 @@ import { Outbox } from "../../shared/outbox.ts";
 import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
 import { closePastDeadlines } from "./expiry.ts";
 import { dashboard } from "./dashboard.ts";
+import { NormalizedNotice } from "./feeds/notice.ts";
+import { ingestNotice, lastIngestion, recordRun } from "./ingest.ts";
 import { DigestQuery, MarkNotified, digestCandidates, markNotified } from "./digest.ts";
 import { listOpportunities as list } from "./listing.ts";
 import { MatchResult, recordMatch } from "./matches.ts";
@@ -57,8 +59,8 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 			await this.feedbackOutbox.send(feedback);
 			return toFeedback(feedback, status);
 		}),
-		dashboard: operationAction(getDashboard, function (this: State, ctx: OpContext) {
-			return dashboard(this.m, requireAuth(ctx).tenantId, []);
+		dashboard: operationAction(getDashboard, async function (this: State, ctx: OpContext) {
+			return dashboard(this.m, requireAuth(ctx).tenantId, await lastIngestion(this.m));
 		}),
 
 		// --- Internal: ingestion and matching write through these (never routed)
@@ -67,6 +69,22 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 			if (changed) await this.noticeOutbox.send(notice);
 			return { id: notice._id, created, changed };
 		}),
+		ingestNotices: validatedAction(z.object({ notices: z.array(NormalizedNotice).min(1).max(200) }).strict(), async function (this: State, ctx: OpContext<{ notices: NormalizedNotice[] }>) {
+			const outcomes = [];
+			for (const n of ctx.params.notices) {
+				const { notice, ...o } = await ingestNotice(this.m, n);
+				if (notice) await this.noticeOutbox.send(notice);
+				outcomes.push({ ...o, source: n.source, source_id: n.source_id });
+			}
+			return { outcomes };
+		}),
+		recordIngestionRun: validatedAction(
+			z.object({ source: z.string().min(1).max(100), outcome: z.enum(["succeeded", "failed"]), summary: z.unknown() }).strict(),
+			async function (this: State, ctx: OpContext<{ source: string; outcome: "succeeded" | "failed"; summary: unknown }>) {
+				await recordRun(this.m, ctx.params.source, ctx.params.outcome, ctx.params.summary);
+				return { ok: true };
+			},
+		),
 		recordMatch: validatedAction(MatchResult, function (this: State, ctx: OpContext<MatchResult>) {
 			return recordMatch(this.m, ctx.params);
 		}),
