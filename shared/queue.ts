@@ -103,9 +103,9 @@ export function startWorker(name: QueueName, processor: Processor, concurrency =
 }
 
 /** Runs `jobName` on the queue every `everyMs` (one scheduler per id, however many processes). */
-export async function schedule(name: QueueName, schedulerId: string, everyMs: number, jobName: string): Promise<boolean> {
+export async function schedule(name: QueueName, schedulerId: string, everyMs: number, jobName: string, data: object = {}, opts: JobsOptions = {}): Promise<boolean> {
 	try {
-		await producer(name).upsertJobScheduler(schedulerId, { every: everyMs }, { name: jobName, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+		await producer(name).upsertJobScheduler(schedulerId, { every: everyMs }, { name: jobName, data, opts: { removeOnComplete: 100, removeOnFail: 100, ...opts } });
 		return true;
 	} catch {
 		return false;

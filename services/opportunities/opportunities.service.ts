@@ -13,6 +13,7 @@ import { closePastDeadlines } from "./expiry.ts";
 import { dashboard } from "./dashboard.ts";
 import { NormalizedNotice } from "./feeds/notice.ts";
 import { ingestNotice, lastIngestion, recordRun } from "./ingest.ts";
+import { feedsFromEnv, poll, type FeedConfig } from "./pollers.ts";
 import { DigestQuery, MarkNotified, digestCandidates, markNotified } from "./digest.ts";
 import { listOpportunities as list } from "./listing.ts";
 import { MatchResult, recordMatch } from "./matches.ts";
@@ -34,6 +35,7 @@ interface State extends Record<string, any> {
 
 const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
 const DEADLINE_SWEEP_MS = Number(process.env.DEADLINE_SWEEP_MS ?? 5 * 60_000);
+const FEED_RETRY_MS = Number(process.env.FEED_RETRY_MS ?? 60_000);
 const Versioned = z.object({ id: z.uuid(), version: z.string().min(1).max(64) }).strict();
 
 export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
@@ -114,6 +116,28 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		}),
 	},
 
+	methods: {
+		/** One poll of a configured feed: fetch, ingest, record the run (a failure on the last attempt is recorded as failed). */
+		async pollFeed(this: State, feed: FeedConfig, lastAttempt: boolean) {
+			try {
+				const result = await poll(feed);
+				const counts: Record<string, number> = { created: 0, updated: 0, unchanged: 0, stale: 0, duplicate: 0 };
+				for (const n of result.notices) {
+					const { notice, action } = await ingestNotice(this.m, n);
+					if (notice) await this.noticeOutbox.send(notice);
+					counts[action] = (counts[action] ?? 0) + 1;
+				}
+				const summary = { ...counts, rejected: result.rejected, pages: result.pages };
+				await recordRun(this.m, feed.name, "succeeded", summary);
+				return summary;
+			} catch (e) {
+				this.logger.warn({ feed: feed.name, err: (e as Error).message }, "feed poll failed");
+				if (lastAttempt) await recordRun(this.m, feed.name, "failed", { error: (e as Error).message.slice(0, 300) });
+				throw e;
+			}
+		},
+	},
+
 	async started(this: State) {
 		this.conn = await connectServiceDb("opportunities");
 		this.m = opportunityModels(this.conn);
@@ -130,13 +154,21 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		const onError = (e: unknown) => this.logger.warn({ err: e }, "outbox reconcile failed");
 		this.noticeOutbox.startReconciler(RECONCILE_MS, onError);
 		this.feedbackOutbox.startReconciler(RECONCILE_MS, onError);
+		const feeds = feedsFromEnv();
 		this.upkeep = startWorker(QUEUES.opportunitiesUpkeep, async (job) => {
 			if (job.name === "close-past-deadlines") return closePastDeadlines(this.m);
+			if (job.name === "poll-feed") {
+				const feed = feeds.find((f) => f.name === job.data.feed);
+				if (!feed) return { skipped: "no such feed configured" };
+				return this.pollFeed(feed, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+			}
 			throw new Error(`unknown upkeep job ${job.name}`);
 		});
 		// Registering the schedule needs Redis; while it is away, keep trying in the background.
 		const register = async () => {
-			if (await schedule(QUEUES.opportunitiesUpkeep, "close-past-deadlines", DEADLINE_SWEEP_MS, "close-past-deadlines")) clearInterval(this.scheduleRetry);
+			let ok = await schedule(QUEUES.opportunitiesUpkeep, "close-past-deadlines", DEADLINE_SWEEP_MS, "close-past-deadlines");
+			for (const f of feeds) ok = (await schedule(QUEUES.opportunitiesUpkeep, `poll:${f.name}`, f.every_minutes * 60_000, "poll-feed", { feed: f.name }, { attempts: 5, backoff: { type: "exponential", delay: FEED_RETRY_MS } })) && ok;
+			if (ok) clearInterval(this.scheduleRetry);
 		};
 		this.scheduleRetry = setInterval(() => void register(), 30_000);
 		this.scheduleRetry.unref();
