@@ -4,7 +4,8 @@ import type { OpportunityDoc, OpportunityModels } from "./models.ts";
 
 // What a company's digest carries, chosen here because this service owns the opportunities:
 // new matches (never sent, at or above the company's minimum score, best first) and, per the
-// amendment policy, opportunities already sent whose notice changed since.
+// amendment policy, opportunities already sent whose notice changed since. A cancelled notice
+// leaves digests altogether.
 
 export const DigestQuery = z
 	.object({
@@ -42,7 +43,7 @@ export async function digestCandidates(m: OpportunityModels, q: DigestQuery): Pr
 	let updated: OpportunityDoc[] = [];
 	if (q.amendmentPolicy !== "none") {
 		const amended = await m.opportunities
-			.find({ ...live, status: { $in: ["notified", "interested"] }, amended_at: { $ne: null }, ...(q.amendmentPolicy === "positive_only" ? { score: { $gte: q.minScore } } : {}) })
+			.find({ ...live, status: { $in: ["notified", "interested"] }, source_status: { $ne: "cancelled" }, amended_at: { $ne: null }, ...(q.amendmentPolicy === "positive_only" ? { score: { $gte: q.minScore } } : {}) })
 			.sort({ amended_at: -1, _id: 1 })
 			.limit(100)
 			.lean<OpportunityDoc[]>();

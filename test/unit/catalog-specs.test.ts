@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { specsSubset } from "../../services/catalog/index-view.ts";
-import { escapeRegex, partnerKey, productKey, searchText } from "../../services/catalog/normalize.ts";
+import { partnerKey, productKey, searchText } from "../../services/catalog/normalize.ts";
+import { escapeRegex } from "../../shared/mongo.ts";
 
 // What indexing sees of free-form specs, and the normalized keys behind uniqueness and search.
 
