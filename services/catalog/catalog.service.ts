@@ -82,6 +82,9 @@ export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, 
 		),
 
 		// --- Internal: for the indexing consumer (matching) and operations
+		profileFor: validatedAction(z.object({ tenantId: z.uuid() }).strict(), function (this: State, ctx: OpContext<{ tenantId: string }>) {
+			return getProfile(this.m, ctx.params.tenantId);
+		}),
 		indexView: validatedAction(ProductRef, function (this: State, ctx: OpContext<z.infer<typeof ProductRef>>) {
 			return indexView(this.m, ctx.params.productId, ctx.params.tenantId);
 		}),

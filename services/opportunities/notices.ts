@@ -87,3 +87,16 @@ export function noticeForReading(n: NoticeDoc) {
 	};
 }
 export type NoticeForReading = ReturnType<typeof noticeForReading>;
+
+/** A notice as matching reads it: the text and codes it scores, and the request version to mark done. */
+export function noticeForMatching(n: NoticeDoc) {
+	const d = (n.details ?? {}) as Record<string, unknown>;
+	return {
+		...noticeForReading(n),
+		version: n.match?.requested ?? null,
+		items: (Array.isArray(d.items) ? d.items : []) as Array<{ description: string; quantity?: number | null; unit?: string | null; classification?: { scheme: string; code: string } | null }>,
+		set_aside: (d.set_aside ?? null) as { code: string | null; text: string | null } | null,
+		eligibility: typeof d.eligibility === "string" ? d.eligibility : null,
+	};
+}
+export type NoticeForMatching = ReturnType<typeof noticeForMatching>;

@@ -6,6 +6,7 @@ import { requireAuth } from "../../shared/auth-context.ts";
 import type { FeedbackBody, OpportunityListQuery } from "../../shared/contract/opportunities.ts";
 import { archiveOpportunity, getDashboard, getOpportunity, listOpportunities, sendFeedback, unarchiveOpportunity } from "../../shared/contract/opportunities-operations.ts";
 import { config } from "../../shared/config.ts";
+import { notFound } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { Outbox } from "../../shared/outbox.ts";
 import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
@@ -18,7 +19,7 @@ import { DigestQuery, MarkNotified, digestCandidates, markNotified } from "./dig
 import { listOpportunities as list } from "./listing.ts";
 import { MatchResult, recordMatch } from "./matches.ts";
 import { opportunityModels, type FeedbackDoc, type NoticeDoc, type OpportunityModels } from "./models.ts";
-import { NoticeInput, noticeForReading, putNotice } from "./notices.ts";
+import { NoticeInput, noticeForMatching, noticeForReading, putNotice } from "./notices.ts";
 import { findOwned, recordFeedback, setArchived, toFeedback } from "./pipeline.ts";
 import { toDetail } from "./records.ts";
 
@@ -94,6 +95,11 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 			const opp = await findOwned(this.m, ctx.params.tenantId, ctx.params.id);
 			const notice = await this.m.notices.findById(opp.notice_id).lean<NoticeDoc>();
 			return { opportunity: toDetail(opp), notice: notice ? noticeForReading(notice) : null };
+		}),
+		noticeForMatching: validatedAction(z.object({ id: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ id: string }>) {
+			const n = await this.m.notices.findById(ctx.params.id).lean<NoticeDoc>();
+			if (!n) throw notFound("Notice");
+			return noticeForMatching(n);
 		}),
 		digestCandidates: validatedAction(DigestQuery, function (this: State, ctx: OpContext<DigestQuery>) {
 			return digestCandidates(this.m, ctx.params);
