@@ -1,0 +1,141 @@
+import type { CompanyProfile } from "../../shared/contract/catalog.ts";
+import type { Signals } from "../../shared/contract/opportunities.ts";
+import { newVersion } from "../../shared/outbox.ts";
+import { judgeEligibility } from "./eligibility.ts";
+import { NoticeIndex } from "./method/notice-index.ts";
+import { ProductIndex } from "./method/product-index.ts";
+import { scoreNoticeForTenant } from "./method/score-tenant.ts";
+import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.ts";
+import type { MatchingModels, ResultDoc } from "./models.ts";
+import { extractSignals } from "./signals/extract.ts";
+import { noticeView, productView, signalsInput, type CatalogIndexView, type NoticeForMatching } from "./views.ts";
+
+// Staged matching as the service runs it. Stage 1 retrieves candidates from in-memory
+// inverted indexes (never every product against every notice); stage 2 scores a company's
+// candidate products against a notice. The indexes are rebuilt from this service's own
+// collections and caught up incrementally before each job, so every worker process sees what
+// any other indexed. Results go to the opportunities service, keyed by (company, notice).
+
+/** Below this a match is not worth an opportunity record (the digest's own default is 60). */
+export const RECORD_MIN_SCORE = 30;
+const SYNC_OVERLAP_MS = 5_000;
+const MAX_CANDIDATES = 20_000;
+
+export interface Caller {
+	call<T>(action: string, params: object): Promise<T>;
+}
+
+export class MatchingEngine {
+	private products = new ProductIndex({ maxCandidates: MAX_CANDIDATES, minRetrieval: 4 });
+	private notices = new NoticeIndex({ maxCandidates: MAX_CANDIDATES, minRetrieval: 4, maxWordShare: 0.25 });
+	private noticeSignals = new Map<string, Signals>();
+	private productSeq = 0;
+	private noticeSeq = 0;
+
+	constructor(
+		private readonly m: MatchingModels,
+		private readonly call: Caller,
+	) {}
+
+	/** Catches the in-memory indexes up with what any process stored since the last sync. */
+	async sync(): Promise<void> {
+		const products = await this.m.products.find({ seq: { $gte: this.productSeq - SYNC_OVERLAP_MS } }).sort({ seq: 1 }).lean();
+		for (const p of products) {
+			if (p.matchable) this.products.upsert(p.view as ProductView);
+			else this.products.remove(p._id);
+			this.productSeq = Math.max(this.productSeq, p.seq);
+		}
+		const notices = await this.m.notices.find({ seq: { $gte: this.noticeSeq - SYNC_OVERLAP_MS } }).sort({ seq: 1 }).lean();
+		for (const n of notices) {
+			if (n.open) {
+				this.notices.upsert(n.view as NoticeView);
+				this.noticeSignals.set(n._id, n.signals as Signals);
+			} else {
+				this.notices.remove(n._id);
+			}
+			this.noticeSeq = Math.max(this.noticeSeq, n.seq);
+		}
+	}
+
+	/** A product was created or changed: re-match its company against the notices it may concern. */
+	async onProduct(tenantId: string, productId: string, version: string): Promise<{ notices: number }> {
+		let v: CatalogIndexView;
+		try {
+			v = await this.call.call<CatalogIndexView>("catalog.indexView", { productId, tenantId });
+		} catch (e) {
+			if ((e as { type?: string }).type === "not_found") return { notices: 0 };
+			throw e;
+		}
+		const view = productView(v);
+		await this.m.products.updateOne({ _id: productId }, { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq: Date.now() } }, { upsert: true });
+		await this.sync();
+		const affected = new Set<string>(v.matchable ? this.notices.candidatesForProduct(view).map((c) => c.notice.noticeId) : []);
+		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: productId }, { notice_id: 1 }).lean()) affected.add(r.notice_id);
+		const profile = await this.profile(tenantId);
+		for (const noticeId of affected) {
+			const stored = await this.m.notices.findById(noticeId).lean();
+			if (!stored) continue;
+			await this.rescore(tenantId, stored.view as NoticeView, (stored.signals as Signals) ?? null, profile, stored.open);
+		}
+		await this.call.call("catalog.markIndexed", { productId, version: v.version });
+		return { notices: affected.size };
+	}
+
+	/** A notice was created or amended: match it against every company whose products it may concern. */
+	async onNotice(noticeId: string): Promise<{ tenants: number }> {
+		const n = await this.call.call<NoticeForMatching>("opportunities.noticeForMatching", { id: noticeId });
+		const signals = extractSignals(signalsInput(n));
+		const view = noticeView(n, signals);
+		const open = n.source_status === "open";
+		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq: Date.now() } }, { upsert: true });
+		await this.sync();
+		const tenants = new Set<string>();
+		if (open) for (const c of this.products.candidatesForNotice(view)) tenants.add(c.product.tenantId);
+		for (const r of await this.m.results.find({ notice_id: noticeId }, { tenant_id: 1 }).lean()) tenants.add(r.tenant_id);
+		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open);
+		if (n.version) await this.call.call("opportunities.markNoticeMatched", { id: noticeId, version: n.version });
+		return { tenants: tenants.size };
+	}
+
+	private async profile(tenantId: string): Promise<CompanyProfile | null> {
+		try {
+			return await this.call.call<CompanyProfile>("catalog.profileFor", { tenantId });
+		} catch {
+			return null; // eligibility is judged without it rather than not at all
+		}
+	}
+
+	/** One company against one notice: its candidate products scored, the result written. */
+	private async rescore(tenantId: string, notice: NoticeView, signals: Signals | null, profile: CompanyProfile | null, open: boolean): Promise<void> {
+		const candidates = open ? this.products.candidatesForNotice(notice).filter((c) => c.product.tenantId === tenantId).map((c) => c.product) : [];
+		const scored: TenantNoticeScore = candidates.length ? scoreNoticeForTenant(candidates, notice) : { score: 0, bestProduct: null, rationale: [] };
+		const id = `${tenantId}|${notice.noticeId}`;
+		const previous = await this.m.results.findById(id).lean<ResultDoc>();
+		const supported = scored.bestProduct !== null && scored.score >= RECORD_MIN_SCORE;
+		if (!supported && !previous) return;
+		const best = scored.bestProduct;
+		const eligibility = judgeEligibility(signals, profile, best !== null);
+		await this.call.call("opportunities.recordMatch", {
+			tenantId,
+			noticeId: notice.noticeId,
+			matchVersion: newVersion(),
+			supported,
+			score: supported ? Math.round(scored.score) : (previous?.score ?? null),
+			score_source: "matcher",
+			product_match: best
+				? { product_id: best.productId, name: best.name, model: best.model, oem: best.oem, matched_terms: best.matchedTerms, matched_codes: best.matchedCodes }
+				: {},
+			product_match_name: best?.name ?? null,
+			rationale: [...scored.rationale, ...eligibility.reasons.map((r) => ({ feature: "eligibility", points: 0, detail: r }))].slice(0, 50),
+			eligible: eligibility.eligible,
+			signals,
+			signal_source: signals ? "heuristic" : null,
+			extraction_signal_source: "heuristic",
+		});
+		await this.m.results.updateOne(
+			{ _id: id },
+			{ $set: { tenant_id: tenantId, notice_id: notice.noticeId, score: supported ? scored.score : (previous?.score ?? null), product_ids: candidates.map((p) => p.productId), supported, updated_at: new Date() } },
+			{ upsert: true },
+		);
+	}
+}

@@ -1,0 +1,75 @@
+import { codeNature, parseCode } from "./codes.ts";
+import type { NoticeView, ProcurementNature } from "./types.ts";
+
+// A small stand-in for the signals extractor's procurement_nature: is the notice buying goods,
+// or services / construction that merely mention goods? Item classifications decide first (the
+// top levels of UNSPSC, CPV and PSC separate goods from services and works); the words of the
+// title and item lines decide where codes are missing, and the title can turn a goods-coded
+// notice into a mixed one ("Supply and installation ...").
+
+export type ItemNature = "goods" | "services" | "construction";
+
+export interface NatureAssessment {
+	nature: ProcurementNature;
+	/** Per notice item, in order. */
+	items: ItemNature[];
+	evidence: string;
+}
+
+const SERVICE_WORDS =
+	/\b(services?|maintenance|repairs?|training|instruction|disposal|recycling|removal|decontamination|decommissioning|labou?r|hosting|lease|leasing|rental|hire|calibration|certification services|inspection|cleaning|janitorial|custodial|consult(ing|ancy)|operations and maintenance|o&m|staffing|support services|catering)\b/;
+const CONSTRUCTION_WORDS =
+	/\b(construction|renovation|demolition|design[- ]build|general contractor|construction manager|cm-?r|roof(ing)? replacement|paving|mill and overlay|earthwork|site work|tenant improvements?)\b/;
+const GOODS_WORDS = /\b(supply of|purchase of|furnish|procurement of|acquisition of|brand name|or equal|equipment|units?|supply only|delivered)\b/;
+
+function textNature(text: string): ItemNature | null {
+	const t = text.toLowerCase();
+	if (CONSTRUCTION_WORDS.test(t)) return "construction";
+	if (SERVICE_WORDS.test(t)) return "services";
+	return null;
+}
+
+function itemNature(item: NoticeView["items"][number]): ItemNature {
+	const c = item.classification ? parseCode(item.classification.code, item.classification.scheme) : null;
+	const byCode = c ? codeNature(c) : null;
+	if (byCode) return byCode;
+	return textNature(item.description) ?? "goods";
+}
+
+export function assessNature(notice: NoticeView): NatureAssessment {
+	const items = notice.items.map(itemNature);
+	const title = notice.title.toLowerCase();
+	const titleNature = textNature(title);
+	const goodsTitle = GOODS_WORDS.test(title);
+	const count = (n: ItemNature) => items.filter((x) => x === n).length;
+	const goods = count("goods");
+	const services = count("services");
+	const works = count("construction");
+	let nature: ProcurementNature;
+	let evidence: string;
+	if (items.length === 0) {
+		nature = titleNature ?? (goodsTitle ? "goods" : "unknown");
+		evidence = titleNature ? `title reads as ${titleNature}` : "no item lines";
+	} else if (works > 0 && works > goods) {
+		nature = "construction";
+		evidence = `${works} of ${items.length} item lines are construction work`;
+	} else if (goods === 0) {
+		nature = titleNature === "construction" ? "construction" : "services";
+		evidence = `no item line buys goods (${services} service, ${works} construction)`;
+	} else if (services === 0 && works === 0) {
+		if (titleNature === "construction" && !goodsTitle) {
+			nature = "construction";
+			evidence = "title describes construction work";
+		} else if (titleNature === "services" && !goodsTitle) {
+			nature = "mixed";
+			evidence = "goods item lines under a services title";
+		} else {
+			nature = "goods";
+			evidence = `all ${items.length} item lines buy goods`;
+		}
+	} else {
+		nature = goods >= services + works ? "mixed" : titleNature === "construction" ? "construction" : "services";
+		evidence = `${goods} goods and ${services + works} service/construction item lines`;
+	}
+	return { nature, items, evidence };
+}

@@ -1,0 +1,92 @@
+import { type Code, parseCode } from "./codes.ts";
+import { compactRuns } from "./model-number.ts";
+import { type NatureAssessment, assessNature, type ItemNature } from "./nature.ts";
+import { type NoticeFlags, readFlags } from "./notice-flags.ts";
+import { type Quantity, extractQuantities } from "./spec-numbers.ts";
+import { analyze, isContent, sentences, tokenize } from "./text.ts";
+import type { NoticeView } from "./types.ts";
+
+// Everything the method reads from one notice, computed once: its passages (title, each item
+// line, each sentence of the description) with their words, model-number runs and figures; its
+// codes; the nature of the purchase; and how it buys (flags).
+
+export interface Segment {
+	kind: "title" | "item" | "description";
+	text: string;
+	bag: Set<string>;
+	/** Stemmed tokens in order (for phrases). */
+	seq: string[];
+	/** The passage's own content words (no abbreviation expansions): what coverage is measured over. */
+	words: Set<string>;
+	/** Title and item lines: words before "for", "compatible with" ... (what the line is; the rest is what it is for). */
+	lead: Set<string> | null;
+	runs: Set<string>;
+	quantities: Quantity[];
+	/** For item lines: index in notice.items. */
+	itemIndex: number | null;
+	nature: ItemNature | null;
+	/** A countable goods line (quantity in each/units/pieces ...). */
+	countable: boolean;
+}
+
+export interface NoticeProfile {
+	view: NoticeView;
+	segments: Segment[];
+	/** Every word of the notice. */
+	bag: Set<string>;
+	/** Compact runs of 1..4 tokens over the whole notice (model numbers in any spelling). */
+	runs: Set<string>;
+	codes: Code[];
+	nature: NatureAssessment;
+	flags: NoticeFlags;
+}
+
+const COUNT_UNITS = /^(?:each|ea|unit|units|piece|pieces|pcs?|pc|set|sets|kit|kits|pair|pairs|system|systems|device|devices|no|nr|number|item|items)$/i;
+
+function segment(kind: Segment["kind"], text: string, itemIndex: number | null, nature: ItemNature | null, countable: boolean): Segment {
+	const a = analyze(text);
+	const cut = kind === "description" ? null : /\s(?:for use with|for use in|for|compatible with|to fit|to suit|fits)\s/i.exec(text);
+	const lead = cut ? analyze(text.slice(0, cut.index)).bag : null;
+	return { kind, text, bag: a.bag, seq: a.seq, words: new Set(a.seq.filter(isContent)), lead, runs: compactRuns(tokenize(text)), quantities: extractQuantities(text), itemIndex, nature, countable };
+}
+
+export function buildNoticeProfile(view: NoticeView): NoticeProfile {
+	const nature = assessNature(view);
+	if (view.procurementNature && view.procurementNature !== "unknown") nature.nature = view.procurementNature;
+	const segments: Segment[] = [segment("title", view.title, null, null, false)];
+	view.items.forEach((item, i) => {
+		const countable = (item.quantity ?? 0) > 0 && COUNT_UNITS.test((item.unit ?? "").trim());
+		segments.push(segment("item", item.description, i, nature.items[i] ?? null, countable));
+	});
+	for (const s of sentences(view.description)) segments.push(segment("description", s, null, null, false));
+	const bag = new Set<string>();
+	const runs = new Set<string>();
+	for (const s of segments) {
+		for (const t of s.bag) bag.add(t);
+		for (const r of s.runs) runs.add(r);
+	}
+	const codes: Code[] = [];
+	const seen = new Set<string>();
+	const addCode = (scheme: string, code: string) => {
+		const c = parseCode(code, scheme);
+		if (c && !seen.has(`${c.scheme}:${c.code}`)) {
+			seen.add(`${c.scheme}:${c.code}`);
+			codes.push(c);
+		}
+	};
+	for (const c of view.categories) addCode(c.scheme, c.code);
+	for (const item of view.items) if (item.classification) addCode(item.classification.scheme, item.classification.code);
+	return { view, segments, bag, runs, codes, nature, flags: readFlags(view) };
+}
+
+const cache = new WeakMap<NoticeView, NoticeProfile>();
+
+/** The profile of a notice view, computed once per view object. */
+export function noticeProfile(view: NoticeView): NoticeProfile {
+	let p = cache.get(view);
+	if (!p) {
+		p = buildNoticeProfile(view);
+		cache.set(view, p);
+	}
+	return p;
+}

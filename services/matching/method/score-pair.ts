@@ -1,0 +1,267 @@
+import { bestAgreement } from "./codes.ts";
+import { compactKey } from "./model-number.ts";
+import type { Exclusion } from "./notice-flags.ts";
+import { type NoticeProfile, type Segment, noticeProfile } from "./notice-profile.ts";
+import { type ProductProfile, productProfile } from "./product-profile.ts";
+import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
+import { GENERIC, STOPWORDS, hasDigit, isNumeric, normalizeText, stem } from "./text.ts";
+import { conflictingAttributes } from "./vocabulary.ts";
+import type { NoticeView, PairScore, ProductView, RationaleEntry } from "./types.ts";
+import { FACTORS, POINTS } from "./weights.ts";
+
+// Stage 2: one product against one notice, 0..100, from features a person can read. Evidence
+// that the notice asks for this product adds points (model, product line, maker, product type,
+// codes, figures); facts that make the notice no purchase of it scale the sum down (services or
+// construction, another brand only, market research, refurbished only, an explicit rejection).
+
+interface Identity {
+	kind: "model" | "model base" | "product line" | "model family";
+	key: string;
+	points: number;
+	weak: boolean;
+}
+
+interface TypeMatch {
+	segment: Segment;
+	strength: number;
+	head: string | null;
+	modifier: boolean;
+	coverage: number;
+	covered: string[];
+	accessory: boolean;
+}
+
+const SEGMENT_LABEL: Record<Segment["kind"], string> = { title: "title", item: "item line", description: "description" };
+
+/** Distinctive words of a passage: what a careful reader would check the product against. */
+function distinctive(seg: Segment, p: ProductProfile): string[] {
+	return [...seg.words].filter((t) => !GENERIC.has(t) && !STOPWORDS.has(t) && !p.oemWords.has(t) && !isNumeric(t) && t.length >= 2);
+}
+
+// Nouns that name a product only together with the word before them ("access point", "safety
+// cabinet", "management card"): alone they say nothing ("delivery points", "field cabinets").
+const AMBIGUOUS_HEADS = new Set(["point", "cabinet", "card", "station", "terminal", "panel", "box", "set", "kit", "device", "unit", "display", "controller", "gateway", "module", "platform", "base", "stand"]);
+
+// Things bought for a product rather than the product: a head noun followed by one of these
+// ("defibrillator pads", "laptop batteries") names an accessory, unless the product is one.
+const ACCESSORY_NOUNS = new Set(
+	"pad battery batterie charger cable cord mount bracket case cover tip filter bulb cartridge toner ink reagent spare part accessory consumable holster strap cart dock cradle adapter electrode lens rotor bucket shelf rack tray sleeve stylus pen label ribbon screen protector"
+		.split(" "),
+);
+
+function accessoryAfter(p: ProductProfile, seg: Segment, head: string): boolean {
+	const text = normalizeText(seg.text);
+	const m = new RegExp(String.raw`\b${head}(?:e?s)?\s+(?:[a-z0-9+-]+\s+)?([a-z]+)`, "g");
+	for (const x of text.matchAll(m)) {
+		const noun = stem(x[1] ?? "");
+		if (ACCESSORY_NOUNS.has(noun) && !p.heads.includes(noun) && !p.nameWords.includes(noun)) return true;
+	}
+	return false;
+}
+
+/** The product's head noun as it appears in a passage, if it does. */
+function headIn(p: ProductProfile, bag: ReadonlySet<string>): string | null {
+	for (const h of p.heads) {
+		if (!bag.has(h)) continue;
+		if (AMBIGUOUS_HEADS.has(h) && !(p.modifier !== null && bag.has(p.modifier))) continue;
+		return h;
+	}
+	return null;
+}
+
+function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
+	const head = headIn(p, seg.bag);
+	const words = distinctive(seg, p);
+	const covered = words.filter((t) => p.textBag.has(t));
+	const coverage = words.length === 0 ? 0 : covered.length / words.length;
+	const modifier = p.modifier !== null && seg.bag.has(p.modifier);
+	let strength = 0;
+	if (head) strength = POINTS.typeHead + (modifier ? POINTS.typeModifier : 0) + POINTS.typeCoverage * coverage;
+	// No head noun but most of the passage is the product's own vocabulary: a weaker sign of the same kind.
+	else if (coverage >= 0.6 && covered.length >= 3) strength = 0.5 * coverage;
+	// "Replacement batteries for handheld radios", "monitor wall mounts": the product kind is what the
+	// line is for, not what it buys.
+	const accessory = head !== null && ((seg.lead !== null && headIn(p, seg.lead) === null) || accessoryAfter(p, seg, head));
+	if (accessory) strength *= POINTS.accessoryShare;
+	if (seg.kind === "description") strength *= POINTS.descriptionWeight;
+	return { segment: seg, strength, head, modifier, coverage, covered, accessory };
+}
+
+function findIdentity(p: ProductProfile, n: NoticeProfile, supported: boolean): Identity | null {
+	const candidates: Identity[] = [];
+	const m = p.model;
+	if (m.full && n.runs.has(m.full)) candidates.push({ kind: "model", key: p.view.model ?? m.full, points: POINTS.modelExact, weak: m.fullStrength === "weak" });
+	if (m.base && n.runs.has(m.base)) candidates.push({ kind: "model base", key: m.base, points: POINTS.modelBase, weak: false });
+	for (const id of p.lineIds) if (n.runs.has(id)) candidates.push({ kind: "product line", key: id, points: POINTS.productLine, weak: id.length < 5 });
+	if (m.family && n.runs.has(m.family)) candidates.push({ kind: "model family", key: m.family, points: POINTS.modelFamily, weak: false });
+	let best: Identity | null = null;
+	for (const c of candidates) {
+		// A short key with nothing else pointing at the product (maker, product type) may be a coincidence.
+		const unconfirmed = c.weak && !supported;
+		const pts = unconfirmed ? Math.round(c.points * POINTS.weakKeyShare) : c.points;
+		if (!best || pts > best.points) best = { ...c, points: pts, weak: unconfirmed };
+	}
+	return best;
+}
+
+function exclusionHits(p: ProductProfile, ex: Exclusion): boolean {
+	const rejectsKind = headIn(p, ex.bag) !== null;
+	if (ex.below) {
+		const offered = p.quantities.filter((q) => q.dimension === ex.below?.dimension);
+		return rejectsKind && offered.length > 0 && Math.max(...offered.map((q) => q.max)) < ex.below.min;
+	}
+	if (ex.lacking && rejectsKind) {
+		// "Pumps without NSF 61 certification": rejected unless the product has what is named.
+		const need = [...ex.lacking].filter((t) => !GENERIC.has(t) && !STOPWORDS.has(t) && t.length >= 2);
+		if (need.length > 0 && need.filter((t) => p.textBag.has(t)).length * 2 < need.length) return true;
+	}
+	// What the sentence rejects that this product has: "consumer-grade" routers, "tabletop" mixers, "1G" ports.
+	const attrs = [...ex.bag].filter((t) => !p.heads.includes(t) && !GENERIC.has(t) && !STOPWORDS.has(t) && !p.oemWords.has(t) && p.textBag.has(t));
+	if (rejectsKind) return attrs.length >= 1;
+	return attrs.length >= 2 && attrs.some(hasDigit);
+}
+
+function specVerdict(p: ProductProfile, segments: Segment[]): { fit: SpecCheck[]; short: SpecCheck[] } {
+	const byDim = new Map<string, SpecCheck[]>();
+	for (const s of segments) for (const c of compareSpecs(p.quantities, s.quantities)) byDim.set(c.dimension, [...(byDim.get(c.dimension) ?? []), c]);
+	const fit: SpecCheck[] = [];
+	const short: SpecCheck[] = [];
+	for (const checks of byDim.values()) {
+		const ok = checks.find((c) => c.ok);
+		if (ok) fit.push(ok);
+		else if (checks[0]) short.push(checks[0]);
+	}
+	return { fit, short };
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+
+/** Stage 2 for one pair. Pure and deterministic: the same views always give the same result. */
+export function scorePair(product: ProductView, notice: NoticeView): PairScore {
+	const p = productProfile(product);
+	const n = noticeProfile(notice);
+	const empty = { productId: product.productId, score: 0, matchedTerms: [], matchedCodes: [], matchedItems: [], namedMatch: false };
+	if (p.excluded) return { ...empty, excluded: p.excluded, rationale: [{ feature: "excluded", points: 0, detail: `${p.excluded}: does not count` }] };
+
+	const entries: RationaleEntry[] = [];
+	const add = (feature: string, points: number, detail: string) => {
+		if (points !== 0) entries.push({ feature, points: round(points), detail });
+	};
+	const terms = new Set<string>();
+	const items = new Set<number>();
+
+	// Product type: the best passage.
+	let best: TypeMatch | null = null;
+	const typeSegments: Segment[] = [];
+	// The passages that state what is bought (title, item lines) where the product's head noun appears.
+	const requirement: TypeMatch[] = [];
+	const inDescription: TypeMatch[] = [];
+	for (const seg of n.segments) {
+		const t = typeMatch(p, seg);
+		if (t.head) {
+			typeSegments.push(seg);
+			if (seg.itemIndex !== null) items.add(seg.itemIndex);
+			(seg.kind === "description" ? inDescription : requirement).push(t);
+		}
+		if (t.strength > 0 && (!best || t.strength > best.strength)) best = t;
+	}
+	const stated = requirement.length > 0 ? requirement : inDescription;
+	const oem = p.oemAliases.find((a) => n.runs.has(a)) ?? null;
+	const identity = findIdentity(p, n, oem !== null || (best?.head ?? null) !== null);
+	if (identity) {
+		const key = compactKey(identity.key);
+		for (const seg of n.segments)
+			if (seg.runs.has(key)) {
+				typeSegments.push(seg);
+				if (seg.itemIndex !== null) items.add(seg.itemIndex);
+			}
+		add(identity.kind === "model" ? "model_mention" : identity.kind === "product line" ? "product_line_mention" : "model_partial_mention", identity.points, `notice names ${identity.kind} "${identity.key}"${identity.weak ? " (short key, nothing else confirms it)" : ""}`);
+		terms.add(identity.key);
+	}
+	const named = identity !== null && !identity.weak;
+	const exactNamed = identity !== null && (identity.kind === "model" || identity.kind === "model base") && named;
+
+	if (best) {
+		const pts = POINTS.typeMax * best.strength;
+		const what = best.head ? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}` : "no head noun";
+		add("product_type_overlap", pts, `${SEGMENT_LABEL[best.segment.kind]} "${best.segment.text.slice(0, 90)}": ${what}, ${Math.round(best.coverage * 100)}% of its distinctive words in the product description`);
+		for (const t of best.covered.slice(0, 8)) terms.add(t);
+		// How well the product's description supports the passages that state what is bought, at best.
+		const closest = stated.reduce<TypeMatch | null>((a, t) => (!a || t.coverage > a.coverage ? t : a), null);
+		if (closest && closest.coverage < POINTS.lowCoverageBelow && !named)
+			add(
+				"specialised_variant",
+				POINTS.lowCoverage,
+				`most of what the notice asks for (${distinctive(closest.segment, p)
+					.filter((t) => !p.textBag.has(t))
+					.slice(0, 5)
+					.join(", ")}) is not in the product description`,
+			);
+		// An attribute value the product states the opposite of, in every passage that asks for the product.
+		const conflicts = stated.map((t) => conflictingAttributes(t.segment.seq, p.textSeq));
+		const first = conflicts[0]?.[0];
+		if (!exactNamed && conflicts.length > 0 && conflicts.every((c) => c.length > 0) && first)
+			add("attribute_conflict", POINTS.attributeConflict, `notice asks for ${first.split(" vs ")[0]}, product is ${first.split(" vs ")[1]}`);
+	}
+
+	const codes = bestAgreement(p.codes, n.codes);
+	const matchedCodes: string[] = [];
+	if (codes) {
+		add("code_agreement", codes.points, `${codes.scheme} ${codes.level} agrees (product ${codes.productCode}, notice ${codes.noticeCode})`);
+		matchedCodes.push(`${codes.scheme}:${codes.noticeCode}`);
+	}
+	const evidence = named || (best?.head ?? null) !== null || (codes?.points ?? 0) >= 12;
+	if (oem && evidence) {
+		add("oem_mention", POINTS.oemMention, `notice names the maker (${p.view.oemName})`);
+		terms.add(p.view.oemName);
+	}
+
+	const spec = specVerdict(p, typeSegments);
+	if (spec.short.length > 0 && !exactNamed) {
+		const s = spec.short[0];
+		if (s) add("spec_shortfall", POINTS.specShortfall, `notice requires ${s.required}, product offers ${s.offered}`);
+	} else if (spec.fit.length > 0) add("spec_fit", POINTS.specFit, spec.fit.map((s) => `${s.offered} meets ${s.required}`).join("; "));
+
+	if (best?.head && best.segment.kind === "item" && best.segment.countable && best.segment.nature === "goods")
+		add("goods_line", POINTS.goodsLine, `a countable goods line (${notice.items[best.segment.itemIndex ?? 0]?.quantity ?? "?"} ${notice.items[best.segment.itemIndex ?? 0]?.unit ?? ""})`.trim());
+	if (n.flags.equalsInvited && best?.head) add("equals_invited", POINTS.equalsInvited, `equals are invited ("${n.flags.equalsInvited}")`);
+	if (p.view.repStatus === "catalog") add("catalog_only", POINTS.catalogOnly, "catalog product, not carried");
+
+	let score = Math.max(0, Math.min(100, entries.reduce((s, e) => s + e.points, 0)));
+	const scale = (feature: string, factor: number, detail: string) => {
+		const after = score * factor;
+		add(feature, after - score, detail);
+		score = after;
+	};
+
+	// Why the notice may not be a purchase of this product, whatever the words say.
+	const nature = n.nature.nature;
+	if ((nature === "services" || nature === "construction") && !p.serviceLike)
+		scale(`${nature}_not_goods`, nature === "services" ? FACTORS.services : FACTORS.construction, `the notice buys ${nature} (${n.nature.evidence}); mentioning the product is not buying it`);
+	else if (nature === "mixed" && best && best.segment.kind === "item" && best.segment.nature !== "goods" && !p.serviceLike)
+		scale("service_line_only", FACTORS.serviceLine, `only a ${best.segment.nature} line matches`);
+	if (n.flags.brandRestricted && !oem && !named)
+		scale(
+			"brand_only_other_brand",
+			n.flags.equalsInvited ? FACTORS.brandOnlyOtherWithEquals : FACTORS.brandOnlyOther,
+			`restricted to a brand ("${n.flags.brandRestricted}") that is not ${p.view.oemName}${n.flags.equalsInvited ? ", though some lines invite equals" : ""}`,
+		);
+	if (n.flags.marketResearch) scale("market_research", FACTORS.marketResearch, `market research, nothing bought yet ("${n.flags.marketResearch}")`);
+	if (n.flags.refurbishedOnly && !p.refurbished) scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
+	if (!exactNamed) {
+		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));
+		if (hit) scale("rejected_kind", FACTORS.excludedKind, `the notice rejects products like this: "${hit.sentence.slice(0, 120)}"`);
+	}
+
+	entries.sort((a, b) => Math.abs(b.points) - Math.abs(a.points) || (a.feature < b.feature ? -1 : 1));
+	return {
+		productId: product.productId,
+		score: Math.round(Math.max(0, Math.min(100, score))),
+		rationale: entries,
+		matchedTerms: [...terms],
+		matchedCodes,
+		excluded: null,
+		matchedItems: [...items].sort((a, b) => a - b),
+		namedMatch: named,
+	};
+}

@@ -1,0 +1,65 @@
+import { Schema, type Connection, type InferSchemaType, type Model } from "mongoose";
+
+// The matching service's own collections: what it indexed of each product and notice (its
+// indexes are rebuilt from these), and the last result per (company, notice), so a match whose
+// support disappears is withdrawn rather than forgotten.
+
+const ProductSchema = new Schema(
+	{
+		_id: { type: String, required: true }, // the product id
+		tenant_id: { type: String, required: true },
+		version: { type: String, required: true },
+		view: { type: Schema.Types.Mixed, required: true },
+		matchable: { type: Boolean, required: true },
+		seq: { type: Number, required: true },
+	},
+	{ versionKey: false, minimize: false },
+);
+ProductSchema.index({ seq: 1 });
+ProductSchema.index({ tenant_id: 1 });
+
+const NoticeSchema = new Schema(
+	{
+		_id: { type: String, required: true }, // the notice id
+		version: { type: String, required: true },
+		open: { type: Boolean, required: true },
+		view: { type: Schema.Types.Mixed, required: true },
+		signals: { type: Schema.Types.Mixed, default: null },
+		seq: { type: Number, required: true },
+	},
+	{ versionKey: false, minimize: false },
+);
+NoticeSchema.index({ seq: 1 });
+
+const ResultSchema = new Schema(
+	{
+		_id: { type: String, required: true }, // `${tenantId}|${noticeId}`
+		tenant_id: { type: String, required: true },
+		notice_id: { type: String, required: true },
+		score: { type: Number, default: null },
+		product_ids: { type: [String], default: [] },
+		supported: { type: Boolean, required: true },
+		updated_at: { type: Date, required: true },
+	},
+	{ versionKey: false },
+);
+ResultSchema.index({ tenant_id: 1, product_ids: 1 });
+ResultSchema.index({ notice_id: 1 });
+
+export type IndexedProduct = InferSchemaType<typeof ProductSchema> & { _id: string };
+export type IndexedNotice = InferSchemaType<typeof NoticeSchema> & { _id: string };
+export type ResultDoc = InferSchemaType<typeof ResultSchema> & { _id: string };
+
+export interface MatchingModels {
+	products: Model<IndexedProduct>;
+	notices: Model<IndexedNotice>;
+	results: Model<ResultDoc>;
+}
+
+export function matchingModels(conn: Connection): MatchingModels {
+	return {
+		products: conn.model("IndexedProduct", ProductSchema, "products"),
+		notices: conn.model("IndexedNotice", NoticeSchema, "notices"),
+		results: conn.model("Result", ResultSchema, "results"),
+	};
+}

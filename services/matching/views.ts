@@ -1,0 +1,76 @@
+import type { Signals } from "../../shared/contract/opportunities.ts";
+import type { NoticeView, ProductView } from "./method/types.ts";
+import type { SignalsInput } from "./signals/input.ts";
+
+// What other services hand matching, in the shapes the method and the extractor read.
+
+/** catalog.indexView's answer. */
+export interface CatalogIndexView {
+	tenantId: string;
+	productId: string;
+	version: string;
+	partner: { id: string; name: string; authorized: boolean };
+	name: string;
+	model: string | null;
+	description: string | null;
+	commodityCodes: string[];
+	specs: { key: string; value: string }[];
+	repStatus: "carried" | "catalog";
+	status: "active" | "discontinued";
+	matchable: boolean;
+}
+
+export function productView(v: CatalogIndexView): ProductView {
+	return {
+		tenantId: v.tenantId,
+		productId: v.productId,
+		partnerId: v.partner.id,
+		oemName: v.partner.name,
+		partnerAuthorized: v.partner.authorized,
+		name: v.name,
+		model: v.model,
+		description: v.description,
+		commodityCodes: v.commodityCodes,
+		specs: v.specs,
+		repStatus: v.repStatus,
+		status: v.status,
+	};
+}
+
+/** opportunities.noticeForMatching's answer. */
+export interface NoticeForMatching {
+	id: string;
+	version: string | null;
+	title: string;
+	issuing_body: string;
+	description: string;
+	source_status: string;
+	categories: { scheme: string; code: string }[];
+	items: Array<{ description: string; quantity?: number | null; unit?: string | null; classification?: { scheme: string; code: string } | null }>;
+	set_aside: { code: string | null; text: string | null } | null;
+	eligibility: string | null;
+}
+
+export function signalsInput(n: NoticeForMatching): SignalsInput {
+	return {
+		title: n.title,
+		description: n.description,
+		items: n.items.map((i) => ({ description: i.description, quantity: i.quantity ?? null, unit: i.unit ?? null })),
+		issuing_body: n.issuing_body,
+		set_aside_text: [n.set_aside?.text, n.eligibility].filter(Boolean).join("\n") || null,
+		set_aside_code: n.set_aside?.code ?? null,
+		categories: n.categories.map((c) => ({ scheme: c.scheme, code: c.code })),
+	};
+}
+
+export function noticeView(n: NoticeForMatching, signals: Signals): NoticeView {
+	return {
+		noticeId: n.id,
+		title: n.title,
+		description: n.description,
+		items: n.items.map((i) => ({ description: i.description, quantity: i.quantity ?? null, unit: i.unit ?? null, classification: i.classification ?? null })),
+		categories: n.categories.map((c) => ({ scheme: c.scheme, code: c.code })),
+		issuingBody: n.issuing_body,
+		procurementNature: signals.procurement_nature,
+	};
+}

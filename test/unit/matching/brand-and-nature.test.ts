@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { assessNature } from "../../../services/matching/method/nature.ts";
+import { scorePair } from "../../../services/matching/method/score-pair.ts";
+import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
+import { features, notice, product } from "./fixtures.ts";
+
+describe('"brand name or equal" versus "brand name only" for another brand', () => {
+	const ours = product();
+
+	it("keeps an or-equal buy of another brand open to a product of the same kind", () => {
+		const r = scorePair(
+			ours,
+			notice({
+				title: "Brand Name or Equal - Kestrel KX-900 PoE+ Access Switches",
+				description: "BRAND NAME OR EQUAL. Kestrel KX-900 48-port PoE+ access switch or equal.",
+				items: [{ description: "Kestrel KX-900 48-port PoE+ access switch with 10G SFP+ uplinks, or equal", quantity: 10, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+			}),
+		);
+		expect(features(r)).not.toContain("brand_only_other_brand");
+		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
+	it("takes a brand-name-only buy of another brand out of the digest", () => {
+		const r = scorePair(
+			ours,
+			notice({
+				title: "Kestrel KX-900 PoE+ Access Switches - Brand Name Only",
+				description: "BRAND NAME ONLY - KESTREL. Quotes for products of any other manufacturer will be rejected.",
+				items: [{ description: "Kestrel KX-900 48-port PoE+ access switch (brand name only)", quantity: 10, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+			}),
+		);
+		expect(features(r)).toContain("brand_only_other_brand");
+		expect(r.score).toBeLessThan(40);
+	});
+
+	it("does not penalize a brand-name-only buy of the product's own maker", () => {
+		const r = scorePair(
+			ours,
+			notice({
+				title: "Norvik Stratus 7400 Access Switches - Brand Name Only",
+				description: "Brand name only: Norvik Networks. No substitutes.",
+				items: [{ description: "Norvik NX7400-48P-A access switch", quantity: 10, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+			}),
+		);
+		expect(features(r)).not.toContain("brand_only_other_brand");
+		expect(r.score).toBe(100);
+	});
+});
+
+describe("goods versus services and construction", () => {
+	const ours = product();
+
+	it("reads nature from item codes, and from words where codes are missing", () => {
+		const services = notice({
+			title: "Network Maintenance and Repair Services",
+			items: [{ description: "On-site maintenance of access switches, base year", quantity: 12, unit: "month", classification: { scheme: "UNSPSC", code: "81111812" } }],
+		});
+		expect(assessNature(services).nature).toBe("services");
+		const works = notice({ title: "Library Renovation - General Construction", items: [{ description: "General construction works", quantity: 1, unit: "lot", classification: null }] });
+		expect(assessNature(works).nature).toBe("construction");
+		const mixed = notice({
+			items: [
+				{ description: "PoE+ access switch", quantity: 8, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } },
+				{ description: "Installation and configuration", quantity: 1, unit: "lot", classification: { scheme: "UNSPSC", code: "81111500" } },
+			],
+		});
+		expect(assessNature(mixed).nature).toBe("mixed");
+		expect(assessNature(notice()).nature).toBe("goods");
+	});
+
+	it("does not treat a maintenance contract that names the maker as a purchase of its goods", () => {
+		const r = scorePair(
+			ours,
+			notice({
+				title: "Maintenance Services for Norvik Access Switches (Labor Only)",
+				description: "The contractor shall maintain the existing Norvik Stratus 7400 access switches. The Government furnishes all equipment and spares.",
+				items: [{ description: "Switch maintenance and repair services, base year", quantity: 12, unit: "month", classification: { scheme: "UNSPSC", code: "81111812" } }],
+			}),
+		);
+		expect(features(r)).toContain("services_not_goods");
+		expect(r.score).toBeLessThanOrEqual(DIGEST_MIN_SCORE / 2);
+	});
+
+	it("does not treat construction that mentions the gear as a purchase of it", () => {
+		const r = scorePair(
+			ours,
+			notice({
+				title: "New Branch Library - General Construction",
+				description: "Work includes relocating owner-furnished Norvik access switches to the new telecom room.",
+				items: [{ description: "General construction, branch library", quantity: 1, unit: "lot", classification: { scheme: "UNSPSC", code: "72121400" } }],
+			}),
+		);
+		expect(features(r)).toContain("construction_not_goods");
+		expect(r.score).toBeLessThanOrEqual(DIGEST_MIN_SCORE / 2);
+	});
+
+	it("keeps a goods line of a mixed notice", () => {
+		const r = scorePair(
+			ours,
+			notice({
+				items: [
+					{ description: "48-port PoE+ access switch with 10G SFP+ uplinks", quantity: 8, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } },
+					{ description: "Installation and configuration", quantity: 1, unit: "lot", classification: { scheme: "UNSPSC", code: "81111500" } },
+				],
+			}),
+		);
+		expect(features(r)).not.toContain("service_line_only");
+		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
+	it("does not count market research as a purchase", () => {
+		const r = scorePair(ours, notice({ title: "Sources Sought - PoE+ Access Switches", description: "This is a sources sought notice for market research purposes only." }));
+		expect(features(r)).toContain("market_research");
+		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+});
