@@ -23,10 +23,12 @@ function holds(profile: CompanyProfile, required: string, now: Date): boolean {
 export interface Eligibility {
 	eligible: boolean;
 	reasons: string[];
+	/** The company may not bid at all (a set-aside it does not hold, restricted competition). */
+	barred: boolean;
 }
 
 export function judgeEligibility(signals: Signals | null, profile: CompanyProfile | null, hasAuthorizedProduct: boolean, now = new Date()): Eligibility {
-	if (!signals) return { eligible: true, reasons: [] };
+	if (!signals) return { eligible: true, reasons: [], barred: false };
 	const reasons: string[] = [];
 	const held = new Set(profile?.set_asides ?? []);
 	const smallBusiness = held.size > 0; // every set-aside status the profile can hold is a small business one
@@ -47,10 +49,11 @@ export function judgeEligibility(signals: Signals | null, profile: CompanyProfil
 			reasons.push("restricted competition (sole source, brand name only or incumbent)");
 			break;
 	}
+	const barred = reasons.length > 0;
 	for (const cert of signals.mandatory_certifications) {
 		if (PRODUCT_REGIMES.test(cert)) continue;
 		if (!profile || !holds(profile, cert, now)) reasons.push(`requires ${cert}, which the profile does not hold (or it has expired)`);
 	}
 	if (signals.requires_oem_documentation && !hasAuthorizedProduct) reasons.push("requires proof of OEM authorization; no authorized partner's product matched");
-	return { eligible: reasons.length === 0, reasons };
+	return { eligible: reasons.length === 0, reasons, barred };
 }

@@ -18,6 +18,8 @@ import { noticeView, productView, signalsInput, type CatalogIndexView, type Noti
 
 /** Below this a match is not worth an opportunity record (the digest's own default is 60). */
 export const RECORD_MIN_SCORE = 30;
+/** A company barred from bidding (set-aside not held, restricted competition) keeps the match, scored down so that even a perfect match stays under the default digest threshold (60). */
+export const BARRED_FACTOR = 0.5;
 const SYNC_OVERLAP_MS = 5_000;
 const MAX_CANDIDATES = 20_000;
 
@@ -115,18 +117,21 @@ export class MatchingEngine {
 		if (!supported && !previous) return;
 		const best = scored.bestProduct;
 		const eligibility = judgeEligibility(signals, profile, best !== null);
+		const raw = Math.round(scored.score);
+		const score = eligibility.barred ? Math.round(raw * BARRED_FACTOR) : raw;
+		const eligibilityNotes = eligibility.reasons.map((r, i) => ({ feature: "eligibility", points: i === 0 && eligibility.barred ? score - raw : 0, detail: r }));
 		await this.call.call("opportunities.recordMatch", {
 			tenantId,
 			noticeId: notice.noticeId,
 			matchVersion: newVersion(),
 			supported,
-			score: supported ? Math.round(scored.score) : (previous?.score ?? null),
+			score: supported ? score : (previous?.score ?? null),
 			score_source: "matcher",
 			product_match: best
 				? { product_id: best.productId, name: best.name, model: best.model, oem: best.oem, matched_terms: best.matchedTerms, matched_codes: best.matchedCodes }
 				: {},
 			product_match_name: best?.name ?? null,
-			rationale: [...scored.rationale, ...eligibility.reasons.map((r) => ({ feature: "eligibility", points: 0, detail: r }))].slice(0, 50),
+			rationale: [...eligibilityNotes.filter((n) => n.points < 0), ...scored.rationale, ...eligibilityNotes.filter((n) => n.points === 0)].slice(0, 50),
 			eligible: eligibility.eligible,
 			signals,
 			signal_source: signals ? "heuristic" : null,
@@ -134,7 +139,7 @@ export class MatchingEngine {
 		});
 		await this.m.results.updateOne(
 			{ _id: id },
-			{ $set: { tenant_id: tenantId, notice_id: notice.noticeId, score: supported ? scored.score : (previous?.score ?? null), product_ids: candidates.map((p) => p.productId), supported, updated_at: new Date() } },
+			{ $set: { tenant_id: tenantId, notice_id: notice.noticeId, score: supported ? score : (previous?.score ?? null), product_ids: candidates.map((p) => p.productId), supported, updated_at: new Date() } },
 			{ upsert: true },
 		);
 	}
