@@ -8,6 +8,7 @@
 #   lint-openapi     writes .data/openapi.json and lints it with redocly
 #   openapi-types    regenerates test/client/api.d.ts (the generated client's types)
 #   bench-<name>     scripts/bench-<name>.ts (e.g. bench-gateway)
+#   eval-<name>      scripts/eval-<name>.ts (e.g. eval-ask: the ask answerer on the dev questions)
 #
 # It installs the dependencies when node_modules is missing or older than package-lock.json,
 # runs everything on the Node 24 that the `node` dev dependency puts in node_modules/.bin
@@ -101,6 +102,13 @@ case "$cmd" in
     say "node $node_version"
     services_up
     exec node --import tsx "$bench" "$@"
+    ;;
+  eval-*)
+    evaluation="scripts/${cmd}.ts"
+    [[ -f $evaluation ]] || die "no evaluation $evaluation"
+    say "node $node_version"
+    services_up
+    exec node --import tsx "$evaluation" "$@"
     ;;
   -h | --help | help)
     usage
