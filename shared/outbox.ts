@@ -60,16 +60,24 @@ export class Outbox<D extends object> {
 		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, `${doc._id}_${req.requested}`);
 	}
 
-	/** Re-sends every request still pending after `graceMs`; returns how many were sent. */
-	async reconcile(graceMs = 10_000, batch = 500): Promise<number> {
+	/**
+	 * Re-sends every request still pending after `graceMs`, page by page (a backlog left by a
+	 * long Redis outage drains in one run, not 500 a tick); returns how many were sent.
+	 */
+	async reconcile(graceMs = 10_000, batch = 500, maxPages = 100): Promise<number> {
+		const f = this.field;
 		const stale = new Date(Date.now() - graceMs);
-		const docs = await this.o.model
-			.find({ [`${this.field}.pending`]: true, [`${this.field}.requested_at`]: { $lt: stale } })
-			.sort({ [`${this.field}.requested_at`]: 1 })
-			.limit(batch)
-			.lean<Array<D & { _id: string }>>();
 		let sent = 0;
-		for (const d of docs) if (await this.send(d)) sent++;
+		let after: { at: Date; id: string } | null = null;
+		for (let page = 0; page < maxPages; page++) {
+			const filter: Record<string, unknown> = { [`${f}.pending`]: true, [`${f}.requested_at`]: { $lt: stale } };
+			if (after) filter.$or = [{ [`${f}.requested_at`]: { $gt: after.at } }, { [`${f}.requested_at`]: after.at, _id: { $gt: after.id } }];
+			const docs = await this.o.model.find(filter).sort({ [`${f}.requested_at`]: 1, _id: 1 }).limit(batch).lean<Array<D & { _id: string }>>();
+			for (const d of docs) if (await this.send(d)) sent++;
+			if (docs.length < batch) break;
+			const last = docs[docs.length - 1]! as unknown as Record<string, WorkRequest> & { _id: string };
+			after = { at: last[f]!.requested_at, id: last._id };
+		}
 		return sent;
 	}
 

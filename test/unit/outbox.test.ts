@@ -1,0 +1,39 @@
+import mongoose, { Schema } from "mongoose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../shared/config.ts";
+import { newRequest, Outbox, workRequestSchema } from "../../shared/outbox.ts";
+import { QUEUES, closeProducers, producer } from "../../shared/queue.ts";
+
+// The outbox against the real MongoDB-compatible server and Redis: a backlog larger than one
+// page is re-sent in one reconcile run, once per (document, version).
+
+let conn: mongoose.Connection;
+const Doc = new Schema({ _id: String, index: new Schema(workRequestSchema, { _id: false }) }, { versionKey: false });
+
+beforeAll(async () => {
+	conn = await mongoose.createConnection(config().MONGO_URL, { dbName: `${config().MONGO_DB_PREFIX}_outbox` }).asPromise();
+});
+afterAll(async () => {
+	await conn.dropDatabase();
+	await conn.close();
+	await producer(QUEUES.productIndex).obliterate({ force: true });
+	await closeProducers();
+});
+
+describe("Outbox.reconcile", () => {
+	it("pages through a backlog and sends each pending version once", async () => {
+		const model = conn.model("OutboxDoc", Doc, "docs");
+		const past = new Date(Date.now() - 60_000);
+		await model.insertMany(Array.from({ length: 23 }, (_, i) => ({ _id: `doc-${String(i).padStart(2, "0")}`, index: { ...newRequest(), requested_at: past } })));
+		await model.create({ _id: "done", index: { ...newRequest(), pending: false } });
+		const outbox = new Outbox<{ _id: string }>({ model, queue: QUEUES.productIndex, jobName: "t", data: (d) => ({ id: d._id }) });
+		expect(await outbox.reconcile(10_000, 5)).toBe(23);
+		const jobs = await producer(QUEUES.productIndex).getJobs(["waiting"]);
+		expect(jobs.filter((j) => j.name === "t")).toHaveLength(23);
+		await outbox.reconcile(10_000, 5);
+		expect((await producer(QUEUES.productIndex).getJobs(["waiting"])).filter((j) => j.name === "t")).toHaveLength(23);
+		const first = (await model.findById("doc-00").lean())!;
+		expect(await outbox.markDone("doc-00", first.index!.requested)).toBe(true);
+		expect(await outbox.reconcile(10_000, 5)).toBe(22);
+	});
+});
