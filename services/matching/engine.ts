@@ -7,6 +7,7 @@ import { ProductIndex } from "./method/product-index.ts";
 import { scoreNoticeForTenant } from "./method/score-tenant.ts";
 import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.ts";
 import type { MatchingModels, ResultDoc } from "./models.ts";
+import { activeRules, applyRules, viewFeatureIds, type ActiveRule } from "./rules/apply.ts";
 import { extractSignals } from "./signals/extract.ts";
 import { noticeView, productView, signalsInput, type CatalogIndexView, type NoticeForMatching } from "./views.ts";
 
@@ -15,6 +16,7 @@ import { noticeView, productView, signalsInput, type CatalogIndexView, type Noti
 // candidate products against a notice. The indexes are rebuilt from this service's own
 // collections and caught up incrementally before each job, so every worker process sees what
 // any other indexed. Results go to the opportunities service, keyed by (company, notice).
+// A company's active learned rules apply last, each time it is scored (rules/apply.ts).
 
 /** Below this a match is not worth an opportunity record (the digest's own default is 60). */
 export const RECORD_MIN_SCORE = 30;
@@ -22,6 +24,7 @@ export const RECORD_MIN_SCORE = 30;
 export const BARRED_FACTOR = 0.5;
 const SYNC_OVERLAP_MS = 5_000;
 const MAX_CANDIDATES = 20_000;
+const RESCORE_BATCH = 200;
 
 export interface Caller {
 	call<T>(action: string, params: object): Promise<T>;
@@ -74,10 +77,11 @@ export class MatchingEngine {
 		const affected = new Set<string>(v.matchable ? this.notices.candidatesForProduct(view).map((c) => c.notice.noticeId) : []);
 		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: productId }, { notice_id: 1 }).lean()) affected.add(r.notice_id);
 		const profile = await this.profile(tenantId);
+		const rules = await activeRules(this.m, tenantId);
 		for (const noticeId of affected) {
 			const stored = await this.m.notices.findById(noticeId).lean();
 			if (!stored) continue;
-			await this.rescore(tenantId, stored.view as NoticeView, (stored.signals as Signals) ?? null, profile, stored.open);
+			await this.rescore(tenantId, stored.view as NoticeView, (stored.signals as Signals) ?? null, profile, stored.open, rules);
 		}
 		await this.call.call("catalog.markIndexed", { productId, version: v.version });
 		return { notices: affected.size };
@@ -94,9 +98,36 @@ export class MatchingEngine {
 		const tenants = new Set<string>();
 		if (open) for (const c of this.products.candidatesForNotice(view)) tenants.add(c.product.tenantId);
 		for (const r of await this.m.results.find({ notice_id: noticeId }, { tenant_id: 1 }).lean()) tenants.add(r.tenant_id);
-		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open);
+		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open, await activeRules(this.m, tenantId));
 		if (n.version) await this.call.call("opportunities.markNoticeMatched", { id: noticeId, version: n.version });
 		return { tenants: tenants.size };
+	}
+
+	/**
+	 * Scores a company's opportunities again with its current products and rules: all of them, or
+	 * those whose notice has the given feature (a rule switched on or off). Idempotent: the same
+	 * products and rules give the same scores.
+	 */
+	async rescoreTenant(tenantId: string, feature?: string): Promise<{ rescored: number }> {
+		await this.sync();
+		const profile = await this.profile(tenantId);
+		const rules = await activeRules(this.m, tenantId);
+		let after = "";
+		let rescored = 0;
+		for (;;) {
+			const batch = await this.m.results.find({ tenant_id: tenantId, _id: { $gt: after } }, { notice_id: 1 }).sort({ _id: 1 }).limit(RESCORE_BATCH).lean();
+			if (batch.length === 0) break;
+			after = batch.at(-1)!._id;
+			const notices = await this.m.notices.find({ _id: { $in: batch.map((r) => r.notice_id) } }).lean();
+			for (const stored of notices) {
+				const view = stored.view as NoticeView;
+				const signals = (stored.signals as Signals) ?? null;
+				if (feature && !viewFeatureIds(view, signals).has(feature)) continue;
+				await this.rescore(tenantId, view, signals, profile, stored.open, rules);
+				rescored++;
+			}
+		}
+		return { rescored };
 	}
 
 	private async profile(tenantId: string): Promise<CompanyProfile | null> {
@@ -108,7 +139,7 @@ export class MatchingEngine {
 	}
 
 	/** One company against one notice: its candidate products scored, the result written. */
-	private async rescore(tenantId: string, notice: NoticeView, signals: Signals | null, profile: CompanyProfile | null, open: boolean): Promise<void> {
+	private async rescore(tenantId: string, notice: NoticeView, signals: Signals | null, profile: CompanyProfile | null, open: boolean, rules: readonly ActiveRule[]): Promise<void> {
 		const candidates = open ? this.products.candidatesForNotice(notice).filter((c) => c.product.tenantId === tenantId).map((c) => c.product) : [];
 		const scored: TenantNoticeScore = candidates.length ? scoreNoticeForTenant(candidates, notice) : { score: 0, bestProduct: null, rationale: [] };
 		const id = `${tenantId}|${notice.noticeId}`;
@@ -118,20 +149,23 @@ export class MatchingEngine {
 		const best = scored.bestProduct;
 		const eligibility = judgeEligibility(signals, profile, best !== null);
 		const raw = Math.round(scored.score);
-		const score = eligibility.barred ? Math.round(raw * BARRED_FACTOR) : raw;
-		const eligibilityNotes = eligibility.reasons.map((r, i) => ({ feature: "eligibility", points: i === 0 && eligibility.barred ? score - raw : 0, detail: r }));
+		const eligible = eligibility.barred ? Math.round(raw * BARRED_FACTOR) : raw;
+		const eligibilityNotes = eligibility.reasons.map((r, i) => ({ feature: "eligibility", points: i === 0 && eligibility.barred ? eligible - raw : 0, detail: r }));
+		// Learned rules only move a supported match (an unsupported one keeps its last score).
+		const learned = supported && rules.length ? applyRules(eligible, viewFeatureIds(notice, signals), rules) : { score: eligible, notes: [], applied: [] };
+		const score = learned.score;
 		await this.call.call("opportunities.recordMatch", {
 			tenantId,
 			noticeId: notice.noticeId,
 			matchVersion: newVersion(),
 			supported,
 			score: supported ? score : (previous?.score ?? null),
-			score_source: "matcher",
+			score_source: learned.applied.length ? "rule" : "matcher",
 			product_match: best
 				? { product_id: best.productId, name: best.name, model: best.model, oem: best.oem, matched_terms: best.matchedTerms, matched_codes: best.matchedCodes }
 				: {},
 			product_match_name: best?.name ?? null,
-			rationale: [...eligibilityNotes.filter((n) => n.points < 0), ...scored.rationale, ...eligibilityNotes.filter((n) => n.points === 0)].slice(0, 50),
+			rationale: [...learned.notes, ...eligibilityNotes.filter((n) => n.points < 0), ...scored.rationale, ...eligibilityNotes.filter((n) => n.points === 0)].slice(0, 50),
 			eligible: eligibility.eligible,
 			signals,
 			signal_source: signals ? "heuristic" : null,

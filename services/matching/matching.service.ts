@@ -1,34 +1,42 @@
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { z } from "zod";
-import { notBuiltYet, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import { listRules, updateRule } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { QUEUES, startWorker } from "../../shared/queue.ts";
 import { MatchingEngine, type Caller } from "./engine.ts";
 import { matchingModels, type MatchingModels } from "./models.ts";
+import { LearnJob, LearnedRules } from "./rules/actions.ts";
 
 // matching: consumes the catalog's indexing requests and ingestion's matching requests (both
-// durable), runs staged matching and writes each company's opportunities. Learned rules come
-// next (their routes still answer not_found; feedback requests wait in their queue meanwhile).
+// durable), runs staged matching and writes each company's opportunities; learns rules from
+// feedback verdicts (durable too) and applies them when scoring (rules/).
 
 interface State extends Record<string, any> {
 	conn: Connection;
 	m: MatchingModels;
 	engine: MatchingEngine;
+	rules: LearnedRules;
 	workers: Array<ReturnType<typeof startWorker>>;
 }
 
 const ProductJob = z.object({ tenantId: z.uuid(), productId: z.uuid(), version: z.string().min(1).max(64) });
 const NoticeJob = z.object({ noticeId: z.uuid(), version: z.string().max(64).optional() });
+const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
 
 export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "matching",
 
 	actions: {
-		listRules: notBuiltYet(listRules),
-		updateRule: notBuiltYet(updateRule),
+		listRules: operationAction(listRules, function (this: State, ctx: OpContext) {
+			return this.rules.list(requireAuth(ctx).tenantId);
+		}),
+		updateRule: operationAction(updateRule, function (this: State, ctx: OpContext<{ id: string; body: { active: boolean } }>) {
+			return this.rules.update(requireAuth(ctx).tenantId, ctx.params.id, ctx.params.body.active);
+		}),
 
 		// --- Internal: the jobs' work, callable directly by tests and operators
 		matchProduct: validatedAction(ProductJob.strict(), function (this: State, ctx: OpContext<z.infer<typeof ProductJob>>) {
@@ -36,6 +44,13 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		}),
 		matchNotice: validatedAction(NoticeJob.strict(), function (this: State, ctx: OpContext<z.infer<typeof NoticeJob>>) {
 			return this.engine.onNotice(ctx.params.noticeId);
+		}),
+		learnFeedback: validatedAction(LearnJob.strict(), function (this: State, ctx: OpContext<LearnJob>) {
+			return this.rules.learn(ctx.params);
+		}),
+		/** Every opportunity of the company scored again with its current products and rules. */
+		rescoreTenant: validatedAction(z.object({ tenantId: z.uuid() }).strict(), function (this: State, ctx: OpContext<{ tenantId: string }>) {
+			return this.engine.rescoreTenant(ctx.params.tenantId);
 		}),
 	},
 
@@ -45,19 +60,23 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		await syncIndexes(this.conn);
 		this.engine = new MatchingEngine(this.m, this.broker as unknown as Caller);
 		await this.engine.sync();
+		this.rules = new LearnedRules(this.m, this.engine, this.broker as unknown as Caller, this.logger);
 		this.workers = [];
 		if (config().WORKERS === "off") return;
+		this.rules.outbox.startReconciler(RECONCILE_MS, (e) => this.logger.warn({ err: e }, "rescore reconcile failed"));
 		this.workers.push(
 			startWorker(QUEUES.productIndex, async (job) => {
 				const { tenantId, productId, version } = ProductJob.parse(job.data);
 				return this.engine.onProduct(tenantId, productId, version);
 			}),
 			startWorker(QUEUES.noticeMatch, async (job) => this.engine.onNotice(NoticeJob.parse(job.data).noticeId)),
+			startWorker(QUEUES.feedbackLearn, async (job) => this.rules.process(job)),
 		);
 		for (const w of this.workers) w.worker.on("failed", (job, err) => this.logger.warn({ queue: w.worker.name, job: job?.id, err: err.message }, "matching job failed"));
 	},
 
 	async stopped(this: State) {
+		this.rules?.outbox.stopReconciler();
 		await Promise.all((this.workers ?? []).map((w) => w.close()));
 		await this.conn?.close();
 	},

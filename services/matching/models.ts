@@ -1,8 +1,10 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from "mongoose";
+import { ruleModels, type RuleModels } from "./rules/models.ts";
 
 // The matching service's own collections: what it indexed of each product and notice (its
 // indexes are rebuilt from these), and the last result per (company, notice), so a match whose
-// support disappears is withdrawn rather than forgotten.
+// support disappears is withdrawn rather than forgotten. Learned rules and their evidence are
+// in rules/models.ts.
 
 const ProductSchema = new Schema(
 	{
@@ -50,7 +52,7 @@ export type IndexedProduct = InferSchemaType<typeof ProductSchema> & { _id: stri
 export type IndexedNotice = InferSchemaType<typeof NoticeSchema> & { _id: string };
 export type ResultDoc = InferSchemaType<typeof ResultSchema> & { _id: string };
 
-export interface MatchingModels {
+export interface MatchingModels extends RuleModels {
 	products: Model<IndexedProduct>;
 	notices: Model<IndexedNotice>;
 	results: Model<ResultDoc>;
@@ -61,5 +63,6 @@ export function matchingModels(conn: Connection): MatchingModels {
 		products: conn.model("IndexedProduct", ProductSchema, "products"),
 		notices: conn.model("IndexedNotice", NoticeSchema, "notices"),
 		results: conn.model("Result", ResultSchema, "results"),
+		...ruleModels(conn),
 	};
 }

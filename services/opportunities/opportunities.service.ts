@@ -16,6 +16,7 @@ import { NormalizedNotice } from "./feeds/notice.ts";
 import { ingestNotice, lastIngestion, recordRun } from "./ingest.ts";
 import { feedsFromEnv, poll, type FeedConfig } from "./pollers.ts";
 import { DigestQuery, MarkNotified, digestCandidates, markNotified } from "./digest.ts";
+import { FeedbackForLearningQuery, feedbackForLearning } from "./learning.ts";
 import { listOpportunities as list } from "./listing.ts";
 import { MatchResult, recordMatch } from "./matches.ts";
 import { opportunityModels, type FeedbackDoc, type NoticeDoc, type OpportunityModels } from "./models.ts";
@@ -110,6 +111,9 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		}),
 		markNoticeMatched: validatedAction(Versioned, function (this: State, ctx: OpContext<{ id: string; version: string }>) {
 			return this.noticeOutbox.markDone(ctx.params.id, ctx.params.version);
+		}),
+		feedbackForLearning: validatedAction(FeedbackForLearningQuery, function (this: State, ctx: OpContext<FeedbackForLearningQuery>) {
+			return feedbackForLearning(this.m, ctx.params);
 		}),
 		markFeedbackLearned: validatedAction(Versioned, function (this: State, ctx: OpContext<{ id: string; version: string }>) {
 			return this.feedbackOutbox.markDone(ctx.params.id, ctx.params.version);
