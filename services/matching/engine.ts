@@ -4,6 +4,7 @@ import { newVersion } from "../../shared/outbox.ts";
 import { judgeEligibility } from "./eligibility.ts";
 import { NoticeIndex } from "./method/notice-index.ts";
 import { ProductIndex } from "./method/product-index.ts";
+import { scorePair } from "./method/score-pair.ts";
 import { scoreNoticeForTenant } from "./method/score-tenant.ts";
 import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.ts";
 import type { MatchingModels, ResultDoc } from "./models.ts";
@@ -23,7 +24,6 @@ export const RECORD_MIN_SCORE = 30;
 /** A company barred from bidding (set-aside not held, restricted competition) keeps the match, scored down so that even a perfect match stays under the default digest threshold (60). */
 export const BARRED_FACTOR = 0.5;
 const SYNC_OVERLAP_MS = 5_000;
-const MAX_CANDIDATES = 20_000;
 const RESCORE_BATCH = 200;
 
 export interface Caller {
@@ -31,8 +31,9 @@ export interface Caller {
 }
 
 export class MatchingEngine {
-	private products = new ProductIndex({ maxCandidates: MAX_CANDIDATES, minRetrieval: 4 });
-	private notices = new NoticeIndex({ maxCandidates: MAX_CANDIDATES, minRetrieval: 4, maxWordShare: 0.25 });
+	/** One product index per company: a notice is matched company by company, as workers shard them. */
+	private products = new Map<string, ProductIndex>();
+	private notices = new NoticeIndex();
 	private noticeSignals = new Map<string, Signals>();
 	private productSeq = 0;
 	private noticeSeq = 0;
@@ -46,8 +47,10 @@ export class MatchingEngine {
 	async sync(): Promise<void> {
 		const products = await this.m.products.find({ seq: { $gte: this.productSeq - SYNC_OVERLAP_MS } }).sort({ seq: 1 }).lean();
 		for (const p of products) {
-			if (p.matchable) this.products.upsert(p.view as ProductView);
-			else this.products.remove(p._id);
+			let index = this.products.get(p.tenant_id);
+			if (!index) this.products.set(p.tenant_id, (index = new ProductIndex()));
+			if (p.matchable) index.upsert(p.view as ProductView);
+			else index.remove(p._id);
 			this.productSeq = Math.max(this.productSeq, p.seq);
 		}
 		const notices = await this.m.notices.find({ seq: { $gte: this.noticeSeq - SYNC_OVERLAP_MS } }).sort({ seq: 1 }).lean();
@@ -74,7 +77,11 @@ export class MatchingEngine {
 		const view = productView(v);
 		await this.m.products.updateOne({ _id: productId }, { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq: Date.now() } }, { upsert: true });
 		await this.sync();
-		const affected = new Set<string>(v.matchable ? this.notices.candidatesForProduct(view).map((c) => c.notice.noticeId) : []);
+		// Stage 2 of the product alone decides where its company needs re-scoring: notices where
+		// it can count, and those whose result it was part of.
+		const affected = new Set<string>(
+			v.matchable ? this.notices.candidatesForProduct(view).filter((c) => scorePair(view, c.notice).score >= RECORD_MIN_SCORE).map((c) => c.notice.noticeId) : [],
+		);
 		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: productId }, { notice_id: 1 }).lean()) affected.add(r.notice_id);
 		const profile = await this.profile(tenantId);
 		const rules = await activeRules(this.m, tenantId);
@@ -96,7 +103,7 @@ export class MatchingEngine {
 		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq: Date.now() } }, { upsert: true });
 		await this.sync();
 		const tenants = new Set<string>();
-		if (open) for (const c of this.products.candidatesForNotice(view)) tenants.add(c.product.tenantId);
+		if (open) for (const [tenantId, index] of this.products) if (index.candidatesForNotice(view).length) tenants.add(tenantId);
 		for (const r of await this.m.results.find({ notice_id: noticeId }, { tenant_id: 1 }).lean()) tenants.add(r.tenant_id);
 		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open, await activeRules(this.m, tenantId));
 		if (n.version) await this.call.call("opportunities.markNoticeMatched", { id: noticeId, version: n.version });
@@ -140,7 +147,7 @@ export class MatchingEngine {
 
 	/** One company against one notice: its candidate products scored, the result written. */
 	private async rescore(tenantId: string, notice: NoticeView, signals: Signals | null, profile: CompanyProfile | null, open: boolean, rules: readonly ActiveRule[]): Promise<void> {
-		const candidates = open ? this.products.candidatesForNotice(notice).filter((c) => c.product.tenantId === tenantId).map((c) => c.product) : [];
+		const candidates = open ? (this.products.get(tenantId)?.candidatesForNotice(notice).map((c) => c.product) ?? []) : [];
 		const scored: TenantNoticeScore = candidates.length ? scoreNoticeForTenant(candidates, notice) : { score: 0, bestProduct: null, rationale: [] };
 		const id = `${tenantId}|${notice.noticeId}`;
 		const previous = await this.m.results.findById(id).lean<ResultDoc>();

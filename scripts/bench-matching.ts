@@ -1,0 +1,176 @@
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { syntheticNotices, syntheticProducts } from "../services/matching/method/eval/synthetic.ts";
+import { NoticeIndex } from "../services/matching/method/notice-index.ts";
+import { ProductIndex } from "../services/matching/method/product-index.ts";
+import { scorePair } from "../services/matching/method/score-pair.ts";
+import { scoreNoticeForTenant } from "../services/matching/method/score-tenant.ts";
+import { RECORD_MIN_SCORE } from "../services/matching/engine.ts";
+import type { NoticeView, ProductView } from "../services/matching/method/types.ts";
+import { cli, freePort, ROOT, startServiceProcess, waitFor } from "../test/support/processes.ts";
+
+// npm run bench:matching [-- --notices 100000 --companies 100 --products 1000 --e2e-notices 1500 --saves 20]
+// 1. In memory, at DESIGN.md's scale, with the classes and flow the matching workers use:
+//    100,000 open notices, 100 companies of 1,000 generated products (one index per company).
+//    One product against all open notices = stage 1 over the notice index, stage 2 of the
+//    product against each candidate, and its company re-scored where the product can count
+//    (a pair scoring at least RECORD_MIN_SCORE); one new notice against all companies = stage 1
+//    in every company's index, then stage 2 for the companies with candidates.
+// 2. End to end on the running stack: a product saved through the API until its opportunity is
+//    listable through the API (queue, worker, index, scoring, opportunity write), with a smaller
+//    notice set ingested through the CLI, because FerretDB loads notices slowly.
+
+const arg = (name: string, dflt: number) => {
+	const i = process.argv.indexOf(`--${name}`);
+	return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N_NOTICES = arg("notices", 100_000);
+const N_COMPANIES = arg("companies", 100);
+const N_PRODUCTS = arg("products", 1000);
+const E2E_NOTICES = arg("e2e-notices", 1500);
+const SAVES = arg("saves", 20);
+
+const quantile = (xs: number[], q: number) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+};
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const mb = (x: number) => `${Math.round(x / 1e6)} MB`;
+
+function inMemory(): void {
+	const heap0 = process.memoryUsage().heapUsed;
+	let t = performance.now();
+	const companies = Array.from({ length: N_COMPANIES }, (_, i) => ({ tenantId: `tenant-${i}`, products: syntheticProducts(`tenant-${i}`, N_PRODUCTS, 1000 + i), index: new ProductIndex() }));
+	for (const c of companies) for (const p of c.products) c.index.upsert(p);
+	const buildProducts = performance.now() - t;
+	t = performance.now();
+	const notices = syntheticNotices(N_NOTICES, 12, companies[0]!.products.map((p) => p.model ?? ""));
+	const noticeIndex = new NoticeIndex();
+	for (const n of notices) noticeIndex.upsert(n);
+	const buildNotices = performance.now() - t;
+	console.log(`in memory: ${N_COMPANIES} companies x ${N_PRODUCTS} products indexed in ${ms(buildProducts)}; ${N_NOTICES} open notices indexed in ${ms(buildNotices)}`);
+
+	const company = companies[0]!;
+	const rescore = (c: (typeof companies)[number], n: NoticeView) => {
+		const cands = c.index.candidatesForNotice(n);
+		return cands.length ? scoreNoticeForTenant(cands.map((x) => x.product), n) : null;
+	};
+	const perProduct: number[] = [];
+	const candidates: number[] = [];
+	const strong: number[] = [];
+	const rescoreMs: number[] = [];
+	for (const p of company.products.filter((x: ProductView) => x.status === "active" && x.partnerAuthorized).slice(0, 100)) {
+		const t0 = performance.now();
+		const cands = noticeIndex.candidatesForProduct(p);
+		const hits = cands.filter((c) => scorePair(p, c.notice).score >= RECORD_MIN_SCORE);
+		perProduct.push(performance.now() - t0);
+		candidates.push(cands.length);
+		strong.push(hits.length);
+		// The company is then re-scored on the notices where this product can count.
+		for (const h of hits.slice(0, 5)) {
+			const t1 = performance.now();
+			rescore(company, h.notice);
+			rescoreMs.push(performance.now() - t1);
+		}
+	}
+	const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
+	console.log(`  one product vs all ${N_NOTICES} open notices (stage 1 + stage 2): p50 ${ms(quantile(perProduct, 0.5))}, p99 ${ms(quantile(perProduct, 0.99))} (100 products; ${avg(candidates)} candidate notices, ${avg(strong)} scoring >= ${RECORD_MIN_SCORE} on average)`);
+	console.log(`  then the company re-scored per such notice: p50 ${ms(quantile(rescoreMs, 0.5))}, p99 ${ms(quantile(rescoreMs, 0.99))} (this generator's catalogs are dense: every notice of a product's kind is a match)`);
+
+	const perNotice: number[] = [];
+	for (const n of syntheticNotices(100, 99, company.products.map((p) => p.model ?? ""))) {
+		const t0 = performance.now();
+		for (const c of companies) rescore(c, n);
+		perNotice.push(performance.now() - t0);
+	}
+	console.log(`  one new notice vs all ${N_COMPANIES} companies (${N_COMPANIES * N_PRODUCTS} products): p50 ${ms(quantile(perNotice, 0.5))}, p99 ${ms(quantile(perNotice, 0.99))} (100 notices)`);
+	const mem = process.memoryUsage();
+	console.log(`  memory: heap ${mb(mem.heapUsed - heap0)} for the indexes and data, process RSS ${mb(mem.rss)}`);
+}
+
+async function endToEnd(): Promise<void> {
+	const suffix = randomBytes(3).toString("hex");
+	const env = { PORT: String(await freePort()), LOG_LEVEL: "warn", MONGO_DB_PREFIX: `bm${suffix}`, REDIS_PREFIX: `oms-bm-${suffix}`, RATE_LIMIT_POINTS: "1000000" };
+	const base = `http://127.0.0.1:${env.PORT}`;
+	const server = startServiceProcess(env);
+	try {
+		await waitFor("the service to start", async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
+		const email = `bench-${suffix}@example.com`;
+		if ((await cli(["tenant:create", "--name", "Bench Co", "--owner", email], env)).code !== 0) throw new Error("tenant:create failed");
+		const token = (await cli(["dev:token", "--email", email], env)).stdout.trim();
+		const cookie = (await fetch(`${base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${token}` } })).headers.get("set-cookie")!.split(";")[0]!;
+		const call = async (method: string, path: string, body?: unknown) => {
+			const res = await fetch(`${base}/api/v1${path}`, { method, headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+			return { status: res.status, body: (await res.json().catch(() => null)) as any };
+		};
+		const products = syntheticProducts("bench", N_PRODUCTS + SAVES, 7);
+		const makers = [...new Set(products.map((p) => p.oemName))];
+		const partners = new Map<string, string>();
+		for (const m of makers) partners.set(m, (await call("POST", "/products/partners", { name: m })).body.id);
+		const rows = products.slice(0, N_PRODUCTS).map((p) => ({ partner: p.oemName, name: p.name, model: p.model, description: p.description, commodity_codes: p.commodityCodes }));
+		await call("POST", "/products/import", rows);
+
+		// Notices as an OCDS release package through the ingest command; some name the saved products' models.
+		const saved = products.slice(N_PRODUCTS);
+		const views = syntheticNotices(E2E_NOTICES, 21, saved.map((p) => p.model ?? ""));
+		const deadline = new Date(Date.now() + 60 * 86400_000).toISOString();
+		const pkg = {
+			uri: "https://bench.invalid/package",
+			version: "1.1",
+			publishedDate: new Date().toISOString(),
+			publisher: { name: "bench" },
+			releases: views.map((v, i) => ({
+				ocid: `ocds-bench00-${i}`,
+				id: `ocds-bench00-${i}-1`,
+				date: new Date().toISOString(),
+				tag: ["tender"],
+				buyer: { name: v.issuingBody || "Bench Buyer" },
+				tender: {
+					id: `BENCH-${i}`,
+					title: v.title,
+					description: v.description,
+					status: "active",
+					tenderPeriod: { endDate: deadline },
+					items: v.items.map((it, j) => ({ id: String(j + 1), description: it.description, quantity: it.quantity ?? undefined, classification: it.classification ? { scheme: "UNSPSC", id: it.classification.code } : undefined })),
+				},
+			})),
+		};
+		const file = resolve(ROOT, ".data", `bench-notices-${suffix}.json`);
+		writeFileSync(file, JSON.stringify(pkg));
+		let t = performance.now();
+		const ing = await cli(["ingest", file], env);
+		if (ing.code !== 0) throw new Error(ing.stderr);
+		console.log(`end to end: ${N_PRODUCTS} products imported, ${E2E_NOTICES} notices ingested in ${ms(performance.now() - t)}`);
+		// Let matching take in the backlog before timing single saves.
+		await waitFor("the notice backlog", async () => {
+			const r = await call("GET", "/opportunities?limit=1");
+			return r.body?.items?.length ? true : undefined;
+		}, 600_000);
+		await new Promise((r) => setTimeout(r, 5000));
+
+		const latencies: number[] = [];
+		for (const p of saved) {
+			t = performance.now();
+			const created = await call("POST", "/products", { oem_partner_id: partners.get(p.oemName), name: p.name, model: p.model, description: p.description, commodity_codes: p.commodityCodes });
+			if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+			const id = created.body.id as string;
+			await waitFor("the product's opportunity", async () => {
+				const page = await call("GET", "/opportunities?limit=100&sort=-discovered_at");
+				for (const o of page.body.items) {
+					const d = await call("GET", `/opportunities/${o.id}`);
+					if (d.body.product_match?.product_id === id) return true;
+				}
+				return undefined;
+			}, 60_000).catch(() => undefined);
+			latencies.push(performance.now() - t);
+		}
+		console.log(`  product save to its opportunities listable: p50 ${ms(quantile(latencies, 0.5))}, p95 ${ms(quantile(latencies, 0.95))} (${latencies.length} saves)`);
+	} finally {
+		await server.stop();
+	}
+}
+
+console.log(`bench:matching on ${(await import("node:os")).cpus().length} cores, Node ${process.version}`);
+inMemory();
+if (!process.argv.includes("--no-e2e")) await endToEnd();
