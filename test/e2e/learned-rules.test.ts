@@ -7,6 +7,7 @@ import { MAX_ACTIVE_RULES } from "../../services/matching/rules/propose.ts";
 import { connectServiceDb } from "../../shared/mongo.ts";
 import { expectError } from "../support/catalog.ts";
 import { notice } from "../support/opportunities.ts";
+import { waitFor } from "../support/processes.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Company, type Stack } from "../support/stack.ts";
 
 // Learned rules on the real stack: the catalog saved over HTTP, notices matched by matching's
@@ -27,15 +28,6 @@ const opp: Record<string, string> = {};
 const feedbackIds: string[] = [];
 let ruleId: string;
 
-async function eventually<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-	const end = Date.now() + ms;
-	for (;;) {
-		const v = await fn();
-		if (v !== undefined) return v;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 150));
-	}
-}
 
 async function seller(name: string): Promise<Seller> {
 	const company = await companyWithSession(stack, name);
@@ -56,7 +48,7 @@ async function seller(name: string): Promise<Seller> {
 
 /** The company's opportunity whose title is `title`, once matching has written it. */
 const opportunityTitled = (c: Seller, title: string) =>
-	eventually(`${c.tenantId}'s opportunity "${title}"`, async () => {
+	waitFor(`${c.tenantId}'s opportunity "${title}"`, async () => {
 		const items = (await api(stack, "GET", `/opportunities?limit=100&q=${encodeURIComponent(title)}`, { key: c.key })).body.items as any[];
 		return items.find((i) => i.title === title)?.id as string | undefined;
 	});
@@ -92,7 +84,7 @@ describe("learning from verdicts", () => {
 			feedbackIds.push(res.body.id);
 		}
 		// One job proposes every rule the third verdict completes: wait for the last of them (phrases sort after issuing_body).
-		const all = await eventually("the proposals", async () => {
+		const all = await waitFor("the proposals", async () => {
 			const xs = await rules(acme);
 			return xs.some((r) => r.rule_type === "issuing_body" && r.evidence_count === 3) && xs.some((r) => r.rule_type === "phrase" && /network switches/.test(r.description)) ? xs : undefined;
 		});
@@ -122,7 +114,7 @@ describe("learning from verdicts", () => {
 		expect(plain.score_source).toBe("matcher");
 		expect(plain.score).toBeGreaterThan(30);
 		const lowered = Math.round(plain.score * RULE_FACTOR);
-		const ruled = await eventually("the rule to lower the score", async () => {
+		const ruled = await waitFor("the rule to lower the score", async () => {
 			const d = await detail(acme, mine);
 			return d.score_source === "rule" ? d : undefined;
 		});
@@ -132,18 +124,18 @@ describe("learning from verdicts", () => {
 		const off = await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: false } });
 		expect(off.status, JSON.stringify(off.body)).toBe(200);
 		expect(off.body).toMatchObject({ id: ruleId, active: false, evidence_count: 3, rule_type: "issuing_body" });
-		const restored = await eventually("the score to be restored", async () => {
+		const restored = await waitFor("the score to be restored", async () => {
 			const d = await detail(acme, mine);
 			return d.score_source === "matcher" ? d : undefined;
 		});
 		expect(restored.score).toBe(plain.score);
 		expect(restored.rationale.some((r: any) => r.feature === "learned_rule")).toBe(false);
 		// The dismissed opportunities the verdicts were about are restored too.
-		await eventually("a dismissed opportunity restored", async () => ((await detail(acme, opp["Northern Hospital"]!)).score_source === "matcher" ? true : undefined));
+		await waitFor("a dismissed opportunity restored", async () => ((await detail(acme, opp["Northern Hospital"]!)).score_source === "matcher" ? true : undefined));
 
 		const on = await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: true } });
 		expect(on.body.active).toBe(true);
-		await eventually("the score to be lowered again", async () => ((await detail(acme, mine)).score === lowered ? true : undefined));
+		await waitFor("the score to be lowered again", async () => ((await detail(acme, mine)).score === lowered ? true : undefined));
 		expect((await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: true } })).body.active).toBe(true); // idempotent
 		expect((await detail(globex, theirs)).score).toBe(plain.score);
 	});
@@ -167,7 +159,7 @@ describe("learning from verdicts", () => {
 		const res = await api(stack, "POST", `/opportunities/${opp["Eastern Hospital"]}/feedback`, { key: acme.key, body: { verdict: "relevant" } });
 		expect(res.status).toBe(201);
 		// 2 not_relevant left, 1 relevant: net 1. The rule was last switched by a person, so it stays on.
-		const rule = await eventually("the evidence to drop", async () => (await rules(acme)).find((r) => r.id === ruleId && r.evidence_count === 1));
+		const rule = await waitFor("the evidence to drop", async () => (await rules(acme)).find((r) => r.id === ruleId && r.evidence_count === 1));
 		expect(rule.active).toBe(true);
 		expect(rule.description).toBe("Lower the score of notices from Ministry of Health: 2 of your verdicts said not relevant; 1 said relevant");
 		expect(await store.evidence.countDocuments({ tenant_id: acme.tenantId })).toBe(3);

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, ROOT } from "../support/processes.ts";
+import { cli, ROOT, waitFor } from "../support/processes.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Company, type Stack } from "../support/stack.ts";
 
 // The whole pipeline on the real stack: a catalog saved through the API, notices ingested by
@@ -14,15 +14,6 @@ let acme: Company;
 let key: string;
 let productId: string;
 
-async function eventually<T>(what: string, fn: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-	const end = Date.now() + ms;
-	for (;;) {
-		const v = await fn();
-		if (v !== undefined) return v;
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 250));
-	}
-}
 const list = async (query = "") => (await api(stack, "GET", `/opportunities${query}`, { key })).body.items as any[];
 
 beforeAll(async () => {
@@ -53,7 +44,7 @@ afterAll(async () => {
 
 describe("matching pipeline", () => {
 	it("turns new notices into the company's scored opportunities with a readable rationale", async () => {
-		const items = await eventually("opportunities to be listed", async () => {
+		const items = await waitFor("opportunities to be listed", async () => {
 			const xs = await list("?limit=100");
 			return xs.some((x) => x.title.includes("Catalyst 9300")) ? xs : undefined;
 		}, 60_000);
@@ -77,12 +68,12 @@ describe("matching pipeline", () => {
 		await api(stack, "POST", `/opportunities/${best.id}/archive`, { key });
 		const res = await api(stack, "PATCH", `/products/${productId}`, { key, body: { status: "discontinued" } });
 		expect(res.status).toBe(200);
-		await eventually("the match to drop out", async () => ((await list("?archived=true")).some((x) => x.id === best.id) ? undefined : true));
+		await waitFor("the match to drop out", async () => ((await list("?archived=true")).some((x) => x.id === best.id) ? undefined : true));
 		const detail = await api(stack, "GET", `/opportunities/${best.id}`, { key });
 		expect(detail.status).toBe(200);
 		expect(detail.body.archived_at).toMatch(/Z$/);
 
 		await api(stack, "PATCH", `/products/${productId}`, { key, body: { status: "active" } });
-		await eventually("the match to come back", async () => ((await list("?archived=true")).some((x) => x.id === best.id) ? true : undefined));
+		await waitFor("the match to come back", async () => ((await list("?archived=true")).some((x) => x.id === best.id) ? true : undefined));
 	});
 });
