@@ -21,7 +21,7 @@ export async function storedSettings(m: NotificationModels, tenantId: string): P
 		digest_tz: doc.digest_tz,
 		digest_min_score: doc.digest_min_score,
 		digest_max_items: doc.digest_max_items,
-		notification_emails: doc.notification_emails,
+		notification_emails: doc.notification_emails ?? [], // an upsert may store no empty list
 		amendment_notification_policy: doc.amendment_notification_policy as Stored["amendment_notification_policy"],
 		last_digest_sent_at: doc.last_digest_sent_at ?? null,
 		next_digest_at: doc.next_digest_at ?? null,

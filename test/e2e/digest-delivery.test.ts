@@ -3,6 +3,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "../../shared/config.ts";
+import { waitFor } from "../support/processes.ts";
 
 // The digest over real SMTP: an SMTP server runs in this process and what it receives is
 // parsed. Time is controlled by passing `now` to the scheduler step: nothing sleeps for hours.
@@ -84,7 +85,8 @@ describe("the scheduled digest", () => {
 		expect(mail.html).not.toContain("<script>");
 		expect(mail.messageId).toMatch(/^<digest\./);
 
-		for (const k of ["a", "b", "c"]) expect((await opp(ids[k]!)).status).toBe("notified");
+		// The opportunities are marked right after the send, so the mail can arrive a moment earlier.
+		for (const k of ["a", "b", "c"]) await waitFor(`${k} notified`, async () => ((await opp(ids[k]!)).status === "notified" ? true : undefined), 10_000);
 		expect((await opp(ids.d!)).status).toBe("new");
 		const after = await settings();
 		expect(after.last_digest_sent_at).toMatch(/Z$/);
@@ -151,5 +153,24 @@ describe("the scheduled digest", () => {
 		const before = inbox.length;
 		expect((await run(slot.toISOString())).outcome).toBe("uncertain");
 		expect(inbox).toHaveLength(before);
+	});
+});
+
+describe("companies that never changed their settings", () => {
+	it("get default settings, and so digest slots, from the periodic sweep", async () => {
+		const fresh = await h.companyWithSession(stack, "Never Configured");
+		expect(await stack.broker.call("notifications.ensureSettings", {})).toBeGreaterThanOrEqual(1);
+		expect(await stack.broker.call("notifications.ensureSettings", {})).toBe(0);
+		const res = await h.api(stack, "GET", "/settings/notifications", { cookie: fresh.cookie });
+		expect(res.status, JSON.stringify(res.body)).toBe(200);
+		const s = res.body;
+		expect(s.next_digest_at).toMatch(/T07:00:00\.000Z$/);
+		await o.match(stack, fresh.tenantId, await o.notice(stack, { title: "Default digest item" }), { score: 90 });
+		const before = inbox.length;
+		expect(await stack.broker.call("notifications.queueDueDigests", { now: s.next_digest_at })).toBeGreaterThanOrEqual(1);
+		expect(await waitForMail(before + 1)).toBe(before + 1);
+		expect(inbox.at(-1)!.text).toContain("Default digest item");
+		const to = inbox.at(-1)!.to;
+		expect((Array.isArray(to) ? to : [to]).flatMap((a) => a?.value.map((v) => v.address) ?? [])).toEqual([fresh.email]);
 	});
 });
