@@ -1,6 +1,5 @@
 import type { ActionSchema, Context } from "moleculer";
 import type { z } from "zod";
-import { ApiError } from "./errors.ts";
 import type { RequestMeta } from "./auth-context.ts";
 import { actionInput, type Operation } from "./contract/operation.ts";
 
@@ -34,9 +33,3 @@ export function validatedAction<P = any>(input: z.ZodType, handler: (this: any, 
 	return { visibility: "public", ...extra, input: () => input, handler } as ActionSchema;
 }
 
-/** For a service whose behaviour a later issue builds: validates, then answers not_found. */
-export function notBuiltYet(op: Operation): ActionSchema {
-	return operationAction(op, () => {
-		throw new ApiError("not_found", `${op.method} /api/v1${op.path} is not available yet`);
-	});
-}

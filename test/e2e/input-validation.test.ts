@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../shared/cursor.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Stack } from "../support/stack.ts";
 
-// Query strings, path ids and cursors are validated before any service logic runs, for
-// every route (including those whose behaviour later issues build).
+// Query strings, path ids and cursors are validated before any service logic runs.
 
 let stack: Stack;
 let key: string;
@@ -53,13 +52,13 @@ describe("query, path and cursor validation", () => {
 		await bad("PATCH", "/settings/rules/not-a-uuid", "id", { active: true });
 	});
 
-	it("rejects bodies with wrong types or unknown fields on routes later issues build", async () => {
+	it("rejects bodies with wrong types or unknown fields", async () => {
 		await bad("POST", `/opportunities/${crypto.randomUUID()}/feedback`, "body.verdict", { verdict: "meh" });
 		await bad("PATCH", `/settings/rules/${crypto.randomUUID()}`, "body", { active: true, extra: 1 });
 		await bad("PATCH", `/settings/rules/${crypto.randomUUID()}`, "body.active", { active: "yes" });
 	});
 
-	it("answers not_found for a well-formed id on a route whose service is not built yet", async () => {
+	it("answers not_found for a well-formed id that names no opportunity", async () => {
 		const res = await api(stack, "GET", `/opportunities/${crypto.randomUUID()}`, { key });
 		expect(res.status).toBe(404);
 		expect(res.body.error).toBe("not_found");
