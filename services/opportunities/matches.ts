@@ -28,9 +28,10 @@ export const MatchResult = z
 	.strict();
 export type MatchResult = z.infer<typeof MatchResult>;
 
-/** Lower-cased text that `q` searches: title, issuing body, reference number, description. */
-export function searchText(n: Pick<NoticeDoc, "title" | "issuing_body" | "reference_number" | "rfp_id" | "description">): string {
-	return [n.title, n.issuing_body, n.reference_number, n.rfp_id, (n.description ?? "").slice(0, 4000)].join("\n").toLowerCase();
+/** Lower-cased text that `q` searches: title, issuing body, reference number, description and item lines. */
+export function searchText(n: Pick<NoticeDoc, "title" | "issuing_body" | "reference_number" | "rfp_id" | "description" | "details">): string {
+	const items = ((n.details as { items?: Array<{ description?: string }> } | null)?.items ?? []).map((i) => i.description ?? "");
+	return [n.title, n.issuing_body, n.reference_number, n.rfp_id, (n.description ?? "").slice(0, 4000), items.join("\n").slice(0, 4000)].join("\n").toLowerCase();
 }
 
 /** The notice fields each of its opportunities carries (refreshed when the notice changes). */

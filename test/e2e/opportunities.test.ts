@@ -121,6 +121,13 @@ describe("GET /opportunities", () => {
 	});
 });
 
+describe("text search", () => {
+	it("also finds words of a notice's item lines", async () => {
+		const id = await match(stack, acme.tenantId, await notice(stack, { title: "Laboratory supplies", details: { items: [{ description: "Rotor kit XR-77 for benchtop centrifuge" }] } }), { score: 55 });
+		expect((await list("?q=xr-77")).items.map((i) => i.id)).toEqual([id]);
+	});
+});
+
 describe("GET /opportunities/{id}", () => {
 	it("answers the detail of the contract", async () => {
 		const res = await api(stack, "GET", `/opportunities/${ids.high}`, { key: read });
