@@ -5,6 +5,11 @@ import { actionInput, type Operation } from "./contract/operation.ts";
 
 export type OpContext<P = any> = Context<P, RequestMeta>;
 
+/** What logic outside a service schema needs of the broker (or a context): calling actions. */
+export interface Caller {
+	call<T>(action: string, params: object): Promise<T>;
+}
+
 /**
  * An action that serves one contract operation: its params are validated with the
  * operation's schemas (ZodValidator) and it answers the operation's success status.

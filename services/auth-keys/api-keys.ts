@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { AuthContext } from "../../shared/auth-context.ts";
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from "../../shared/contract/auth.ts";
 import { iso } from "../../shared/contract/common.ts";
@@ -6,13 +6,13 @@ import type { Scope } from "../../shared/contract/scopes.ts";
 import { ApiError, notFound } from "../../shared/errors.ts";
 import type { ApiKeyDoc, AuthModels } from "./models.ts";
 import { activeMembership } from "./directory.ts";
+import { sha256 } from "../../shared/hash.ts";
 
 // API keys: created and revoked by browser sessions, verified by hash on every request.
 
 export const API_KEY_PREFIX = "oms_live_";
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 export function toApiKey(d: ApiKeyDoc & { _id: string }): ApiKey {
 	return {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { AuthContext } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import type { SessionRecord } from "../../shared/contract/auth.ts";
@@ -8,10 +8,10 @@ import { isDuplicateKeyError } from "../../shared/mongo.ts";
 import { defaultMembership, membershipsOf, requireMembership, tenantName } from "./directory.ts";
 import type { Identity } from "./id-tokens.ts";
 import type { AuthModels } from "./models.ts";
+import { sha256 } from "../../shared/hash.ts";
 
 // Browser sessions: an opaque id in an HttpOnly cookie, only its hash stored.
 
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /** The user an identity signs in as: bound by (issuer, subject), first bound through the email. */
 async function userForIdentity(m: AuthModels, id: Identity) {

@@ -1,3 +1,4 @@
+import type { ProductIndexView, SpecAttribute } from "../../shared/contract/indexing.ts";
 import { notFound } from "../../shared/errors.ts";
 import type { CatalogModels, ProductDoc } from "./models.ts";
 import { partnersByIds } from "./partners.ts";
@@ -8,28 +9,6 @@ import { partnersByIds } from "./partners.ts";
 /** Bounds of the specs subset indexing sees. */
 export const SPECS_VIEW = { maxAttributes: 20, maxKeyLength: 100, maxValueLength: 100 } as const;
 
-export interface SpecAttribute {
-	key: string;
-	value: string;
-}
-
-export interface ProductIndexView {
-	tenantId: string;
-	productId: string;
-	/** The pending (or last) indexing request; pass it to catalog.markIndexed once indexed. */
-	version: string;
-	partner: { id: string; name: string; authorized: boolean };
-	name: string;
-	model: string | null;
-	description: string | null;
-	commodityCodes: string[];
-	/** Untrusted catalog data: a bounded, deterministic subset of specs (see specsSubset). */
-	specs: SpecAttribute[];
-	repStatus: "carried" | "catalog";
-	status: "active" | "discontinued";
-	/** Active and under an authorized partner: only such products may influence matching. */
-	matchable: boolean;
-}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { sha256 } from "../../shared/hash.ts";
 
 // Reading the caller's credential off a request. Secrets are hashed here, at the edge,
 // so no other process (nor any log of a call's params) ever sees one.
@@ -14,7 +14,6 @@ export type Presented =
 	| { kind: "malformed" }
 	| { kind: "none" };
 
-export const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 export function bearerToken(req: IncomingMessage): string | null | undefined {
 	const h = req.headers.authorization;

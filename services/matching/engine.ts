@@ -10,7 +10,9 @@ import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.
 import type { MatchingModels, ResultDoc } from "./models.ts";
 import { activeRules, applyRules, viewFeatureIds, type ActiveRule } from "./rules/apply.ts";
 import { extractSignals } from "./signals/extract.ts";
-import { noticeView, productView, signalsInput, type CatalogIndexView, type NoticeForMatching } from "./views.ts";
+import type { ProductIndexView } from "../../shared/contract/indexing.ts";
+import { noticeView, productView, signalsInput, type NoticeForMatching } from "./views.ts";
+import type { Caller } from "../../shared/actions.ts";
 
 // Staged matching as the service runs it. Stage 1 retrieves candidates from in-memory
 // inverted indexes (never every product against every notice); stage 2 scores a company's
@@ -26,9 +28,6 @@ export const BARRED_FACTOR = 0.5;
 const SYNC_OVERLAP_MS = 5_000;
 const RESCORE_BATCH = 200;
 
-export interface Caller {
-	call<T>(action: string, params: object): Promise<T>;
-}
 
 export class MatchingEngine {
 	/** One product index per company: a notice is matched company by company, as workers shard them. */
@@ -67,9 +66,9 @@ export class MatchingEngine {
 
 	/** A product was created or changed: re-match its company against the notices it may concern. */
 	async onProduct(tenantId: string, productId: string, version: string): Promise<{ notices: number }> {
-		let v: CatalogIndexView;
+		let v: ProductIndexView;
 		try {
-			v = await this.call.call<CatalogIndexView>("catalog.indexView", { productId, tenantId });
+			v = await this.call.call<ProductIndexView>("catalog.indexView", { productId, tenantId });
 		} catch (e) {
 			if ((e as { type?: string }).type === "not_found") return { notices: 0 };
 			throw e;

@@ -1,13 +1,13 @@
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { z } from "zod";
-import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { operationAction, validatedAction, type Caller, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import { listRules, updateRule } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { QUEUES, startWorker } from "../../shared/queue.ts";
-import { MatchingEngine, type Caller } from "./engine.ts";
+import { MatchingEngine } from "./engine.ts";
 import { matchingModels, type MatchingModels } from "./models.ts";
 import { LearnJob, LearnedRules } from "./rules/actions.ts";
 

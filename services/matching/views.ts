@@ -1,26 +1,11 @@
+import type { ProductIndexView } from "../../shared/contract/indexing.ts";
 import type { Signals } from "../../shared/contract/opportunities.ts";
 import type { NoticeView, ProductView } from "./method/types.ts";
 import type { SignalsInput } from "./signals/input.ts";
 
 // What other services hand matching, in the shapes the method and the extractor read.
 
-/** catalog.indexView's answer. */
-export interface CatalogIndexView {
-	tenantId: string;
-	productId: string;
-	version: string;
-	partner: { id: string; name: string; authorized: boolean };
-	name: string;
-	model: string | null;
-	description: string | null;
-	commodityCodes: string[];
-	specs: { key: string; value: string }[];
-	repStatus: "carried" | "catalog";
-	status: "active" | "discontinued";
-	matchable: boolean;
-}
-
-export function productView(v: CatalogIndexView): ProductView {
+export function productView(v: ProductIndexView): ProductView {
 	return {
 		tenantId: v.tenantId,
 		productId: v.productId,

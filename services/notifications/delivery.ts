@@ -5,6 +5,7 @@ import { sendMail } from "./mailer.ts";
 import type { DeliveryDoc, NotificationModels } from "./models.ts";
 import { renderHtml, renderText, subject, type DigestContent } from "./render.ts";
 import { storedSettings } from "./settings.ts";
+import type { Caller } from "../../shared/actions.ts";
 
 // Sending one company's digest for one slot, at most once. The delivery record is written
 // (content frozen) before anything is sent; `sending` is claimed with a lease before the SMTP
@@ -18,10 +19,6 @@ export type DigestOutcome = "sent" | "empty" | "already_sent" | "uncertain";
 
 export class RetryLater extends Error {}
 
-/** What delivery needs of the broker: calling other services' actions. */
-export interface Caller {
-	call<T>(action: string, params: object): Promise<T>;
-}
 
 export const deliveryId = (tenantId: string, slot: Date) => `${tenantId}|${slot.getTime()}`;
 

@@ -1,14 +1,14 @@
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { z } from "zod";
-import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { operationAction, validatedAction, type Caller, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import type { UpdateNotificationSettingsBody } from "../../shared/contract/settings.ts";
 import { getNotificationSettings, updateNotificationSettings } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
-import { previewDigest, runDigest, type Caller } from "./delivery.ts";
+import { previewDigest, runDigest } from "./delivery.ts";
 import { closeMailer } from "./mailer.ts";
 import { notificationModels, type NotificationModels } from "./models.ts";
 import { queueDueDigests } from "./scheduler.ts";

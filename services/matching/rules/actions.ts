@@ -6,7 +6,8 @@ import type { LearnedRule, LearnedRuleList, RuleType } from "../../../shared/con
 import { ApiError, notFound } from "../../../shared/errors.ts";
 import { Outbox, newRequest } from "../../../shared/outbox.ts";
 import { QUEUES } from "../../../shared/queue.ts";
-import type { Caller, MatchingEngine } from "../engine.ts";
+import type { Caller } from "../../../shared/actions.ts";
+import type { MatchingEngine } from "../engine.ts";
 import type { MatchingModels } from "../models.ts";
 import { recordEvidence, type FeedbackForLearning } from "./evidence.ts";
 import { featureId } from "./features.ts";
