@@ -111,3 +111,28 @@ export async function schedule(name: QueueName, schedulerId: string, everyMs: nu
 		return false;
 	}
 }
+
+export interface Schedule {
+	id: string;
+	everyMs: number;
+	jobName: string;
+	data?: object;
+	opts?: JobsOptions;
+}
+
+/**
+ * Registers a queue's schedules; while Redis is away, keeps trying in the background until all
+ * are registered. Returns the stop function for the service's `stopped`.
+ */
+export async function keepScheduled(name: QueueName, schedules: Schedule[], retryMs = 30_000): Promise<() => void> {
+	let timer: NodeJS.Timeout | undefined;
+	const register = async () => {
+		let ok = true;
+		for (const s of schedules) ok = (await schedule(name, s.id, s.everyMs, s.jobName, s.data, s.opts)) && ok;
+		if (ok) clearInterval(timer);
+	};
+	timer = setInterval(() => void register(), retryMs);
+	timer.unref();
+	await register();
+	return () => clearInterval(timer);
+}

@@ -7,7 +7,7 @@ import { config } from "../../shared/config.ts";
 import type { UpdateNotificationSettingsBody } from "../../shared/contract/settings.ts";
 import { getNotificationSettings, updateNotificationSettings } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
-import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
+import { QUEUES, keepScheduled, startWorker } from "../../shared/queue.ts";
 import { previewDigest, runDigest } from "./delivery.ts";
 import { closeMailer } from "./mailer.ts";
 import { notificationModels, type NotificationModels } from "./models.ts";
@@ -20,7 +20,7 @@ interface State extends Record<string, any> {
 	conn: Connection;
 	m: NotificationModels;
 	worker?: ReturnType<typeof startWorker>;
-	scheduleRetry?: NodeJS.Timeout;
+	stopScheduling?: () => void;
 }
 
 interface Contact {
@@ -96,17 +96,14 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 		this.worker.worker.on("failed", (job, err) => {
 			if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.error({ job: job.name, data: job.data, err: err.message }, "digest job failed after its last attempt");
 		});
-		const register = async () => {
-			const ok = (await schedule(QUEUES.digests, "digest-tick", config().DIGEST_TICK_MS, "tick")) && (await schedule(QUEUES.digests, "ensure-settings", 10 * 60_000, "ensure-settings"));
-			if (ok) clearInterval(this.scheduleRetry);
-		};
-		this.scheduleRetry = setInterval(() => void register(), 30_000);
-		this.scheduleRetry.unref();
-		await register();
+		this.stopScheduling = await keepScheduled(QUEUES.digests, [
+			{ id: "digest-tick", everyMs: config().DIGEST_TICK_MS, jobName: "tick" },
+			{ id: "ensure-settings", everyMs: 10 * 60_000, jobName: "ensure-settings" },
+		]);
 	},
 
 	async stopped(this: State) {
-		clearInterval(this.scheduleRetry);
+		this.stopScheduling?.();
 		await this.worker?.close();
 		closeMailer();
 		await this.conn?.close();

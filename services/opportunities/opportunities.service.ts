@@ -9,7 +9,7 @@ import { config } from "../../shared/config.ts";
 import { notFound } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { Outbox } from "../../shared/outbox.ts";
-import { QUEUES, schedule, startWorker } from "../../shared/queue.ts";
+import { QUEUES, keepScheduled, startWorker } from "../../shared/queue.ts";
 import { closePastDeadlines } from "./expiry.ts";
 import { dashboard } from "./dashboard.ts";
 import { NormalizedNotice } from "./feeds/notice.ts";
@@ -32,7 +32,7 @@ interface State extends Record<string, any> {
 	noticeOutbox: Outbox<NoticeDoc>;
 	feedbackOutbox: Outbox<FeedbackDoc>;
 	upkeep?: ReturnType<typeof startWorker>;
-	scheduleRetry?: NodeJS.Timeout;
+	stopScheduling?: () => void;
 }
 
 const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
@@ -174,21 +174,22 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 			}
 			throw new Error(`unknown upkeep job ${job.name}`);
 		});
-		// Registering the schedule needs Redis; while it is away, keep trying in the background.
-		const register = async () => {
-			let ok = await schedule(QUEUES.opportunitiesUpkeep, "close-past-deadlines", DEADLINE_SWEEP_MS, "close-past-deadlines");
-			for (const f of feeds) ok = (await schedule(QUEUES.opportunitiesUpkeep, `poll:${f.name}`, f.every_minutes * 60_000, "poll-feed", { feed: f.name }, { attempts: 5, backoff: { type: "exponential", delay: FEED_RETRY_MS } })) && ok;
-			if (ok) clearInterval(this.scheduleRetry);
-		};
-		this.scheduleRetry = setInterval(() => void register(), 30_000);
-		this.scheduleRetry.unref();
-		await register();
+		this.stopScheduling = await keepScheduled(QUEUES.opportunitiesUpkeep, [
+			{ id: "close-past-deadlines", everyMs: DEADLINE_SWEEP_MS, jobName: "close-past-deadlines" },
+			...feeds.map((f) => ({
+				id: `poll:${f.name}`,
+				everyMs: f.every_minutes * 60_000,
+				jobName: "poll-feed",
+				data: { feed: f.name },
+				opts: { attempts: 5, backoff: { type: "exponential", delay: FEED_RETRY_MS } },
+			})),
+		]);
 	},
 
 	async stopped(this: State) {
 		this.noticeOutbox?.stopReconciler();
 		this.feedbackOutbox?.stopReconciler();
-		clearInterval(this.scheduleRetry);
+		this.stopScheduling?.();
 		await this.upkeep?.close();
 		await this.conn?.close();
 	},
