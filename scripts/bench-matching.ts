@@ -48,7 +48,7 @@ function inMemory(): void {
 	for (const c of companies) for (const p of c.products) c.index.upsert(p);
 	const buildProducts = performance.now() - t;
 	t = performance.now();
-	const notices = syntheticNotices(N_NOTICES, 12, companies[0]!.products.map((p) => p.model ?? ""));
+	const notices = syntheticNotices(N_NOTICES, 12, companies[0]!.products);
 	const noticeIndex = new NoticeIndex();
 	for (const n of notices) noticeIndex.upsert(n);
 	const buildNotices = performance.now() - t;
@@ -82,7 +82,7 @@ function inMemory(): void {
 	console.log(`  then the company re-scored per such notice: p50 ${ms(quantile(rescoreMs, 0.5))}, p99 ${ms(quantile(rescoreMs, 0.99))} (this generator's catalogs are dense: every notice of a product's kind is a match)`);
 
 	const perNotice: number[] = [];
-	for (const n of syntheticNotices(100, 99, company.products.map((p) => p.model ?? ""))) {
+	for (const n of syntheticNotices(100, 99, company.products)) {
 		const t0 = performance.now();
 		for (const c of companies) rescore(c, n);
 		perNotice.push(performance.now() - t0);
@@ -130,7 +130,7 @@ async function endToEnd(): Promise<void> {
 
 		// Notices as an OCDS release package through the ingest command; some name the saved products' models.
 		const saved = products.slice(N_PRODUCTS);
-		const views = syntheticNotices(E2E_NOTICES, 21, saved.map((p) => p.model ?? ""));
+		const views = syntheticNotices(E2E_NOTICES, 21, saved);
 		const deadline = new Date(Date.now() + 60 * 86400_000).toISOString();
 		const pkg = {
 			uri: "https://bench.invalid/package",
@@ -181,7 +181,13 @@ async function endToEnd(): Promise<void> {
 				return undefined;
 			}, 60_000).catch(() => false);
 			if (found) latencies.push(performance.now() - t);
-			else missed++;
+			else {
+				missed++;
+				const page = await call("GET", `/opportunities?limit=20&q=${encodeURIComponent(p.model ?? p.name)}`);
+				const all = await call("GET", `/opportunities?limit=5`);
+				const prod = await call("GET", `/products/${id}`);
+				console.log("DIAG", p.model, JSON.stringify(page.body).slice(0, 1500), "\nALL", JSON.stringify(all.body).slice(0, 800), "\nPROD", JSON.stringify(prod.body).slice(0, 600));
+			}
 		}
 		console.log(`  product save to its opportunities listable: p50 ${ms(quantile(latencies, 0.5))}, p95 ${ms(quantile(latencies, 0.95))} (${latencies.length} saves; ${missed} not listed within 60 s)`);
 	} finally {

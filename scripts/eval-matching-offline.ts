@@ -96,7 +96,7 @@ function scaleCheck(): void {
 	// One company of 1,000 products against 10,000 notices.
 	const products = syntheticProducts("tenant-000", 1000, 11);
 	let t = performance.now();
-	const notices = syntheticNotices(10_000, 12, products.map((p) => p.model ?? ""));
+	const notices = syntheticNotices(10_000, 12, products);
 	const noticeIndex = new NoticeIndex();
 	for (const n of notices) noticeIndex.upsert(n);
 	console.log(`  notice index: ${notices.length} notices in ${ms(performance.now() - t)}`);

@@ -1,5 +1,6 @@
 import { Types, type Model } from "mongoose";
-import { enqueue, type QueueName } from "./queue.ts";
+import type { JobsOptions } from "bullmq";
+import { BULK_PRIORITY, enqueue, type QueueName } from "./queue.ts";
 
 // "Saving durably requests work" (DESIGN.md, Durability). A document carries its own request:
 // the same single-document write that changes it sets `index.requested` to a fresh version
@@ -54,10 +55,10 @@ export class Outbox<D extends object> {
 	}
 
 	/** Enqueues the document's current request; false when Redis did not take it (the reconciler will). */
-	async send(doc: D & { _id: string }): Promise<boolean> {
+	async send(doc: D & { _id: string }, opts: JobsOptions = {}): Promise<boolean> {
 		const req = (doc as Record<string, unknown>)[this.field] as WorkRequest | null | undefined;
 		if (!req?.pending) return true;
-		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, `${doc._id}_${req.requested}`);
+		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, `${doc._id}_${req.requested}`, opts);
 	}
 
 	/**
@@ -73,7 +74,7 @@ export class Outbox<D extends object> {
 			const filter: Record<string, unknown> = { [`${f}.pending`]: true, [`${f}.requested_at`]: { $lt: stale } };
 			if (after) filter.$or = [{ [`${f}.requested_at`]: { $gt: after.at } }, { [`${f}.requested_at`]: after.at, _id: { $gt: after.id } }];
 			const docs = await this.o.model.find(filter).sort({ [`${f}.requested_at`]: 1, _id: 1 }).limit(batch).lean<Array<D & { _id: string }>>();
-			for (const d of docs) if (await this.send(d)) sent++;
+			for (const d of docs) if (await this.send(d, { priority: BULK_PRIORITY })) sent++;
 			if (docs.length < batch) break;
 			const last = docs[docs.length - 1]! as unknown as Record<string, WorkRequest> & { _id: string };
 			after = { at: last[f]!.requested_at, id: last._id };

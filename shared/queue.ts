@@ -59,6 +59,13 @@ export async function closeProducers(): Promise<void> {
 const ENQUEUE_TIMEOUT_MS = 1500;
 
 /**
+ * The priority of bulk work (imports, fanouts, reconciler re-sends). BullMQ serves jobs without
+ * a priority before prioritized ones, so a person's single save is not queued behind an import
+ * of thousands of rows.
+ */
+export const BULK_PRIORITY = 10;
+
+/**
  * Adds a job under a deterministic id (so a repeat is a no-op while the job exists).
  * Never throws: answers false when Redis did not take it, for the reconciler to retry.
  */

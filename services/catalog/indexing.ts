@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Outbox, requestWork } from "../../shared/outbox.ts";
-import { QUEUES } from "../../shared/queue.ts";
+import { BULK_PRIORITY, QUEUES } from "../../shared/queue.ts";
 import type { CatalogModels, PartnerDoc, ProductDoc } from "./models.ts";
 
 // "Saving durably requests indexing" (DESIGN.md, Durability). Every product write that matters
@@ -33,11 +33,14 @@ export const RECONCILE_GRACE_MS = 10_000;
 
 const SEND_CONCURRENCY = 50;
 
-/** Sends many requests a few at a time, stopping at the first refusal: with Redis away the rest would only wait for timeouts. */
+/**
+ * Sends many requests (an import, a partner fanout) a few at a time, in the bulk lane, stopping
+ * at the first refusal: with Redis away the rest would only wait for timeouts.
+ */
 export async function sendAll(outbox: ProductOutbox, docs: Array<Pick<ProductDoc, "_id" | "tenant_id" | "index">>): Promise<number> {
 	let sent = 0;
 	for (let i = 0; i < docs.length; i += SEND_CONCURRENCY) {
-		const ok = await Promise.all(docs.slice(i, i + SEND_CONCURRENCY).map((d) => outbox.send(d as ProductDoc)));
+		const ok = await Promise.all(docs.slice(i, i + SEND_CONCURRENCY).map((d) => outbox.send(d as ProductDoc, { priority: BULK_PRIORITY })));
 		sent += ok.filter(Boolean).length;
 		if (ok.includes(false)) break;
 	}

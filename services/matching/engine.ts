@@ -13,6 +13,7 @@ import { extractSignals } from "./signals/extract.ts";
 import type { ProductIndexView } from "../../shared/contract/indexing.ts";
 import { noticeView, productView, signalsInput, type NoticeForMatching } from "./views.ts";
 import type { Caller } from "../../shared/actions.ts";
+import { sha256 } from "../../shared/hash.ts";
 
 // Staged matching as the service runs it. Stage 1 retrieves candidates from in-memory
 // inverted indexes (never every product against every notice); stage 2 scores a company's
@@ -84,10 +85,13 @@ export class MatchingEngine {
 		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: productId }, { notice_id: 1 }).lean()) affected.add(r.notice_id);
 		const profile = await this.profile(tenantId);
 		const rules = await activeRules(this.m, tenantId);
-		for (const noticeId of affected) {
-			const stored = await this.m.notices.findById(noticeId).lean();
-			if (!stored) continue;
-			await this.rescore(tenantId, stored.view as NoticeView, (stored.signals as Signals) ?? null, profile, stored.open, rules);
+		const ids = [...affected];
+		for (let i = 0; i < ids.length; i += RESCORE_BATCH) {
+			const batch = ids.slice(i, i + RESCORE_BATCH);
+			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: batch } }).lean(), this.previousResults(batch.map((n) => resultId(tenantId, n)))]);
+			for (const stored of notices) {
+				await this.rescore(tenantId, stored.view as NoticeView, (stored.signals as Signals) ?? null, profile, stored.open, rules, previous.get(resultId(tenantId, stored._id)) ?? null);
+			}
 		}
 		await this.call.call("catalog.markIndexed", { productId, version: v.version });
 		return { notices: affected.size };
@@ -103,8 +107,9 @@ export class MatchingEngine {
 		await this.sync();
 		const tenants = new Set<string>();
 		if (open) for (const [tenantId, index] of this.products) if (index.candidatesForNotice(view).length) tenants.add(tenantId);
-		for (const r of await this.m.results.find({ notice_id: noticeId }, { tenant_id: 1 }).lean()) tenants.add(r.tenant_id);
-		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open, await activeRules(this.m, tenantId));
+		const previous = new Map((await this.m.results.find({ notice_id: noticeId }).lean<ResultDoc[]>()).map((r) => [r.tenant_id, r]));
+		for (const tenantId of previous.keys()) tenants.add(tenantId);
+		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open, await activeRules(this.m, tenantId), previous.get(tenantId) ?? null);
 		if (n.version) await this.call.call("opportunities.markNoticeMatched", { id: noticeId, version: n.version });
 		return { tenants: tenants.size };
 	}
@@ -124,12 +129,12 @@ export class MatchingEngine {
 			const batch = await this.m.results.find({ tenant_id: tenantId, _id: { $gt: after } }, { notice_id: 1 }).sort({ _id: 1 }).limit(RESCORE_BATCH).lean();
 			if (batch.length === 0) break;
 			after = batch.at(-1)!._id;
-			const notices = await this.m.notices.find({ _id: { $in: batch.map((r) => r.notice_id) } }).lean();
+			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: batch.map((r) => r.notice_id) } }).lean(), this.previousResults(batch.map((r) => r._id))]);
 			for (const stored of notices) {
 				const view = stored.view as NoticeView;
 				const signals = (stored.signals as Signals) ?? null;
 				if (feature && !viewFeatureIds(view, signals).has(feature)) continue;
-				await this.rescore(tenantId, view, signals, profile, stored.open, rules);
+				await this.rescore(tenantId, view, signals, profile, stored.open, rules, previous.get(resultId(tenantId, stored._id)) ?? null);
 				rescored++;
 			}
 		}
@@ -144,12 +149,19 @@ export class MatchingEngine {
 		}
 	}
 
-	/** One company against one notice: its candidate products scored, the result written. */
-	private async rescore(tenantId: string, notice: NoticeView, signals: Signals | null, profile: CompanyProfile | null, open: boolean, rules: readonly ActiveRule[]): Promise<void> {
+	private async previousResults(ids: string[]): Promise<Map<string, ResultDoc>> {
+		return new Map((await this.m.results.find({ _id: { $in: ids } }).lean<ResultDoc[]>()).map((r) => [r._id, r]));
+	}
+
+	/**
+	 * One company against one notice: its candidate products scored, the result written. Only a
+	 * changed result is sent and stored (a replayed job, or a new product that moves nothing,
+	 * writes nothing), which keeps bulk imports from rewriting every opportunity they touch.
+	 */
+	private async rescore(tenantId: string, notice: NoticeView, signals: Signals | null, profile: CompanyProfile | null, open: boolean, rules: readonly ActiveRule[], previous: ResultDoc | null): Promise<void> {
 		const candidates = open ? (this.products.get(tenantId)?.candidatesForNotice(notice).map((c) => c.product) ?? []) : [];
 		const scored: TenantNoticeScore = candidates.length ? scoreNoticeForTenant(candidates, notice) : { score: 0, bestProduct: null, rationale: [] };
-		const id = `${tenantId}|${notice.noticeId}`;
-		const previous = await this.m.results.findById(id).lean<ResultDoc>();
+		const id = resultId(tenantId, notice.noticeId);
 		const supported = scored.bestProduct !== null && scored.score >= RECORD_MIN_SCORE;
 		if (!supported && !previous) return;
 		const best = scored.bestProduct;
@@ -160,10 +172,9 @@ export class MatchingEngine {
 		// Learned rules only move a supported match (an unsupported one keeps its last score).
 		const learned = supported && rules.length ? applyRules(eligible, viewFeatureIds(notice, signals), rules) : { score: eligible, notes: [], applied: [] };
 		const score = learned.score;
-		await this.call.call("opportunities.recordMatch", {
+		const result = {
 			tenantId,
 			noticeId: notice.noticeId,
-			matchVersion: newVersion(),
 			supported,
 			score: supported ? score : (previous?.score ?? null),
 			score_source: learned.applied.length ? "rule" : "matcher",
@@ -176,11 +187,18 @@ export class MatchingEngine {
 			signals,
 			signal_source: signals ? "heuristic" : null,
 			extraction_signal_source: "heuristic",
-		});
+		};
+		const recorded = sha256(JSON.stringify(result));
+		if (recorded !== previous?.recorded) await this.call.call("opportunities.recordMatch", { ...result, matchVersion: newVersion() });
+		const productIds = candidates.map((p) => p.productId);
+		if (recorded === previous?.recorded && sameIds(productIds, previous.product_ids)) return;
 		await this.m.results.updateOne(
 			{ _id: id },
-			{ $set: { tenant_id: tenantId, notice_id: notice.noticeId, score: supported ? score : (previous?.score ?? null), product_ids: candidates.map((p) => p.productId), supported, updated_at: new Date() } },
+			{ $set: { tenant_id: tenantId, notice_id: notice.noticeId, score: result.score, product_ids: productIds, supported, recorded, updated_at: new Date() } },
 			{ upsert: true },
 		);
 	}
 }
+
+const resultId = (tenantId: string, noticeId: string) => `${tenantId}|${noticeId}`;
+const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

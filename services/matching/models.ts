@@ -41,6 +41,8 @@ const ResultSchema = new Schema(
 		score: { type: Number, default: null },
 		product_ids: { type: [String], default: [] },
 		supported: { type: Boolean, required: true },
+		/** Digest of what was last sent to opportunities: an unchanged result is not sent again. */
+		recorded: { type: String, default: null },
 		updated_at: { type: Date, required: true },
 	},
 	{ versionKey: false },

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectServiceDb } from "../../shared/mongo.ts";
 import { cli, ROOT, waitFor } from "../support/processes.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Company, type Stack } from "../support/stack.ts";
 
@@ -61,6 +62,24 @@ describe("matching pipeline", () => {
 		expect(typeof detail.eligible).toBe("boolean");
 		// No notice is a match for every product: a narrow catalog gets a handful, not the whole feed.
 		expect(items.length).toBeLessThan(30);
+	});
+
+	it("writes nothing when a product's or a notice's job is replayed", async () => {
+		const best = await waitFor("the product's opportunity", async () => (await list()).find((x) => /Catalyst 9300/.test(x.title)));
+		const conn = await connectServiceDb("opportunities");
+		try {
+			const stamps = async () => new Map((await conn.collection("opportunities").find({ tenant_id: acme.tenantId }).project({ updated_at: 1 }).toArray()).map((d) => [d._id, String(d.updated_at)]));
+			const before = await stamps();
+			const indexed = await conn.useDb(conn.name.replace(/_opportunities$/, "_matching")).collection<{ _id: string }>("products").findOne({ _id: productId });
+			await stack.broker.call("matching.matchProduct", { tenantId: acme.tenantId, productId, version: String(indexed!.version) });
+			const noticeId = (await conn.collection("opportunities").findOne({ _id: best.id as never }))!.notice_id as string;
+			const replayed = await stack.broker.call<{ tenants: number }, object>("matching.matchNotice", { noticeId });
+			expect(replayed.tenants).toBeGreaterThan(0); // the company was scored again, not skipped
+			expect(await stamps()).toEqual(before);
+			expect(before.size).toBeGreaterThan(0);
+		} finally {
+			await conn.close();
+		}
 	});
 
 	it("withdraws a discontinued product's matches but keeps their records and archive state", async () => {

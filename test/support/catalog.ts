@@ -58,7 +58,14 @@ export async function listAll(stack: Stack, c: CatalogCompany, query = "", from:
 }
 
 /** The product-index queue of this test process (its own Redis prefix), read as the consumer would. */
-export function indexQueue(): { jobs(): Promise<Array<{ id: string; name: string; data: any }>>; close(): Promise<void> } {
+export function indexQueue(): {
+	jobs(): Promise<Array<{ id: string; name: string; data: any }>>;
+	/** Jobs not yet taken by a worker. */
+	backlog(): Promise<number>;
+	/** Whether a job for this product has completed. */
+	completedFor(productId: string): Promise<boolean>;
+	close(): Promise<void>;
+} {
 	const c = config();
 	const connection = new Redis(c.REDIS_URL, { maxRetriesPerRequest: null });
 	const queue = new Queue(QUEUES.productIndex, { connection, prefix: `${c.REDIS_PREFIX}:bull` });
@@ -66,6 +73,13 @@ export function indexQueue(): { jobs(): Promise<Array<{ id: string; name: string
 		async jobs() {
 			const jobs = await queue.getJobs(["waiting", "delayed", "active", "completed", "failed", "prioritized"]);
 			return jobs.map((j) => ({ id: j.id!, name: j.name, data: j.data }));
+		},
+		async backlog() {
+			const counts = await queue.getJobCounts("waiting", "prioritized", "delayed");
+			return Object.values(counts).reduce((a, b) => a + b, 0);
+		},
+		async completedFor(productId) {
+			return (await queue.getJobs(["completed"])).some((j) => j.data?.productId === productId);
 		},
 		async close() {
 			await queue.close();

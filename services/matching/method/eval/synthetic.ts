@@ -71,19 +71,27 @@ export function syntheticProducts(tenantId: string, count: number, seed: number)
 	return out;
 }
 
-export function syntheticNotices(count: number, seed: number, models: readonly string[] = []): NoticeView[] {
+/** The kind a generated product belongs to (its name ends with the kind's head word). */
+const kindOf = (p: Pick<ProductView, "name">) => KINDS.find((k) => p.name.endsWith(` ${k.head}`));
+
+/**
+ * Notices of the generated kinds; one in ten names the model of one of `named` (as "<model> or
+ * equal" on a line of that product's kind, the way a buyer cites a reference model).
+ */
+export function syntheticNotices(count: number, seed: number, named: readonly Pick<ProductView, "name" | "model">[] = []): NoticeView[] {
 	const r = rng(seed);
 	const out: NoticeView[] = [];
 	for (let i = 0; i < count; i++) {
-		const kind = pick(r, KINDS);
+		const reference = named.length > 0 && r() < 0.1 ? pick(r, named) : null;
+		const kind = (reference && kindOf(reference)) || pick(r, KINDS);
 		const modifier = pick(r, kind.modifiers);
 		const service = r() < 0.2;
-		const named = models.length > 0 && r() < 0.1 ? pick(r, models) : null;
+		const model = reference?.model ?? null;
 		const lines = 1 + Math.floor(r() * 3);
 		const items = Array.from({ length: lines }, (_, j) => {
 			const k = j === 0 ? kind : pick(r, KINDS);
 			return {
-				description: `${service ? "Maintenance of" : ""} ${pick(r, k.modifiers)} ${k.head}${named && j === 0 ? ` ${named} or equal` : ""}`.trim(),
+				description: `${service ? "Maintenance of" : ""} ${pick(r, k.modifiers)} ${k.head}${model && j === 0 ? ` ${model} or equal` : ""}`.trim(),
 				quantity: 1 + Math.floor(r() * 50),
 				unit: service ? "month" : "each",
 				classification: { scheme: "UNSPSC", code: service ? "81111812" : k.code },
