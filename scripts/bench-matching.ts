@@ -181,13 +181,8 @@ async function endToEnd(): Promise<void> {
 				return undefined;
 			}, 60_000).catch(() => false);
 			if (found) latencies.push(performance.now() - t);
-			else {
-				missed++;
-				const page = await call("GET", `/opportunities?limit=20&q=${encodeURIComponent(p.model ?? p.name)}`);
-				const all = await call("GET", `/opportunities?limit=5`);
-				const prod = await call("GET", `/products/${id}`);
-				console.log("DIAG", p.model, JSON.stringify(page.body).slice(0, 1500), "\nALL", JSON.stringify(all.body).slice(0, 800), "\nPROD", JSON.stringify(prod.body).slice(0, 600));
-			}
+			else missed++;
+
 		}
 		console.log(`  product save to its opportunities listable: p50 ${ms(quantile(latencies, 0.5))}, p95 ${ms(quantile(latencies, 0.95))} (${latencies.length} saves; ${missed} not listed within 60 s)`);
 	} finally {
