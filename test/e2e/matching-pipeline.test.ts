@@ -70,7 +70,7 @@ describe("matching pipeline", () => {
 		try {
 			const stamps = async () => new Map((await conn.collection("opportunities").find({ tenant_id: acme.tenantId }).project({ updated_at: 1 }).toArray()).map((d) => [d._id, String(d.updated_at)]));
 			const before = await stamps();
-			const indexed = await conn.useDb(conn.name.replace(/_opportunities$/, "_matching")).collection<{ _id: string }>("products").findOne({ _id: productId });
+			const indexed = await conn.useDb(conn.name.replace(/_opportunities$/, "_matching")).collection<{ _id: string; version: string }>("products").findOne({ _id: productId });
 			await stack.broker.call("matching.matchProduct", { tenantId: acme.tenantId, productId, version: String(indexed!.version) });
 			const noticeId = (await conn.collection("opportunities").findOne({ _id: best.id as never }))!.notice_id as string;
 			const replayed = await stack.broker.call<{ tenants: number }, object>("matching.matchNotice", { noticeId });

@@ -1,9 +1,10 @@
 import { type Code, parseCode } from "./codes.ts";
 import { compactRuns } from "./model-number.ts";
+import { RunSet } from "./run-set.ts";
 import { type NatureAssessment, assessNature, type ItemNature } from "./nature.ts";
 import { type NoticeFlags, readFlags } from "./notice-flags.ts";
 import { type Quantity, extractQuantities } from "./spec-numbers.ts";
-import { analyze, isContent, sentences, tokenize } from "./text.ts";
+import { GENERIC, STOPWORDS, analyze, isContent, isNumeric, sentences, tokenize } from "./text.ts";
 import type { NoticeView } from "./types.ts";
 
 // Everything the method reads from one notice, computed once: its passages (title, each item
@@ -16,11 +17,13 @@ export interface Segment {
 	bag: Set<string>;
 	/** Stemmed tokens in order (for phrases). */
 	seq: string[];
-	/** The passage's own content words (no abbreviation expansions): what coverage is measured over. */
-	words: Set<string>;
+	/**
+	 * The passage's own distinctive content words, once each (no abbreviation expansions, generic
+	 * words, stopwords or figures): what coverage is measured over.
+	 */
+	words: readonly string[];
 	/** Title and item lines: words before "for", "compatible with" ... (what the line is; the rest is what it is for). */
 	lead: Set<string> | null;
-	runs: Set<string>;
 	quantities: Quantity[];
 	/** For item lines: index in notice.items. */
 	itemIndex: number | null;
@@ -35,7 +38,7 @@ export interface NoticeProfile {
 	/** Every word of the notice. */
 	bag: Set<string>;
 	/** Compact runs of 1..4 tokens over the whole notice (model numbers in any spelling). */
-	runs: Set<string>;
+	runs: RunSet;
 	codes: Code[];
 	nature: NatureAssessment;
 	flags: NoticeFlags;
@@ -47,8 +50,15 @@ function segment(kind: Segment["kind"], text: string, itemIndex: number | null, 
 	const a = analyze(text);
 	const cut = kind === "description" ? null : /\s(?:for use with|for use in|for|compatible with|to fit|to suit|fits)\s/i.exec(text);
 	const lead = cut ? analyze(text.slice(0, cut.index)).bag : null;
-	return { kind, text, bag: a.bag, seq: a.seq, words: new Set(a.seq.filter(isContent)), lead, runs: compactRuns(tokenize(text)), quantities: extractQuantities(text), itemIndex, nature, countable };
+	const words = [...new Set(a.seq.filter((t) => isContent(t) && !GENERIC.has(t) && !STOPWORDS.has(t) && !isNumeric(t) && t.length >= 2))];
+	return { kind, text, bag: a.bag, seq: a.seq, words, lead, quantities: extractQuantities(text), itemIndex, nature, countable };
 }
+
+/**
+ * A passage's compact runs, computed when asked: only the notice's own run set is kept (a
+ * passage's runs are read once a model or maker is known to be named somewhere in the notice).
+ */
+export const segmentRuns = (seg: Pick<Segment, "text">): Set<string> => compactRuns(tokenize(seg.text));
 
 export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	const nature = assessNature(view);
@@ -60,11 +70,12 @@ export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	});
 	for (const s of sentences(view.description)) segments.push(segment("description", s, null, null, false));
 	const bag = new Set<string>();
-	const runs = new Set<string>();
+	const allRuns = new Set<string>();
 	for (const s of segments) {
 		for (const t of s.bag) bag.add(t);
-		for (const r of s.runs) runs.add(r);
+		for (const r of compactRuns(tokenize(s.text))) allRuns.add(r);
 	}
+	const runs = new RunSet(segments.map((s) => s.text), allRuns);
 	const codes: Code[] = [];
 	const seen = new Set<string>();
 	const addCode = (scheme: string, code: string) => {

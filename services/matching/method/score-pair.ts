@@ -1,7 +1,7 @@
 import { bestAgreement } from "./codes.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
-import { type NoticeProfile, type Segment, noticeProfile } from "./notice-profile.ts";
+import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { type ProductProfile, productProfile } from "./product-profile.ts";
 import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, hasDigit, isNumeric, normalizeText, stem } from "./text.ts";
@@ -35,7 +35,7 @@ const SEGMENT_LABEL: Record<Segment["kind"], string> = { title: "title", item: "
 
 /** Distinctive words of a passage: what a careful reader would check the product against. */
 function distinctive(seg: Segment, p: ProductProfile): string[] {
-	return [...seg.words].filter((t) => !GENERIC.has(t) && !STOPWORDS.has(t) && !p.oemWords.has(t) && !isNumeric(t) && t.length >= 2);
+	return seg.words.filter((t) => !p.oemWords.has(t));
 }
 
 // Nouns that name a product only together with the word before them ("access point", "safety
@@ -49,9 +49,19 @@ const ACCESSORY_NOUNS = new Set(
 		.split(" "),
 );
 
+// One product meets thousands of notices: its head's pattern and each passage's normalized text
+// are built once, not per pair.
+const followers = new Map<string, RegExp>();
+const normalized = new WeakMap<Segment, string>();
+
 function accessoryAfter(p: ProductProfile, seg: Segment, head: string): boolean {
-	const text = normalizeText(seg.text);
-	const m = new RegExp(String.raw`\b${head}(?:e?s)?\s+(?:[a-z0-9+-]+\s+)?([a-z]+)`, "g");
+	let text = normalized.get(seg);
+	if (text === undefined) normalized.set(seg, (text = normalizeText(seg.text)));
+	let m = followers.get(head);
+	if (!m) {
+		if (followers.size > 10_000) followers.clear();
+		followers.set(head, (m = new RegExp(String.raw`\b${head}(?:e?s)?\s+(?:[a-z0-9+-]+\s+)?([a-z]+)`, "g")));
+	}
 	for (const x of text.matchAll(m)) {
 		const noun = stem(x[1] ?? "");
 		if (ACCESSORY_NOUNS.has(noun) && !p.heads.includes(noun) && !p.nameWords.includes(noun)) return true;
@@ -171,7 +181,7 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	if (identity) {
 		const key = compactKey(identity.key);
 		for (const seg of n.segments)
-			if (seg.runs.has(key)) {
+			if (segmentRuns(seg).has(key)) {
 				typeSegments.push(seg);
 				if (seg.itemIndex !== null) items.add(seg.itemIndex);
 			}

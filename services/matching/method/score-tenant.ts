@@ -1,4 +1,4 @@
-import { noticeProfile } from "./notice-profile.ts";
+import { noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { productProfile } from "./product-profile.ts";
 import { scorePair } from "./score-pair.ts";
 import type { NoticeView, PairScore, ProductView, RationaleEntry, TenantNoticeScore } from "./types.ts";
@@ -19,13 +19,14 @@ function coversPrimary(notice: NoticeView, products: ProductView[], pairs: Map<s
 	const phrase = noticeProfile(notice).flags.primaryTitlePhrase;
 	const seg = noticeProfile({ ...notice, noticeId: `${notice.noticeId}#lead`, title: phrase, description: "", items: [] }).segments[0];
 	if (!seg) return false;
+	const runs = segmentRuns(seg);
 	for (const product of products) {
 		const pair = pairs.get(product.productId);
 		if (!pair || pair.score === 0) continue;
 		const p = productProfile(product);
 		if (p.heads.some((h) => seg.bag.has(h))) return true;
-		if (p.oemAliases.some((a) => seg.runs.has(a))) return true;
-		if ([p.model.full, p.model.base, p.model.family, ...p.lineIds].some((k) => k && seg.runs.has(k))) return true;
+		if (p.oemAliases.some((a) => runs.has(a))) return true;
+		if ([p.model.full, p.model.base, p.model.family, ...p.lineIds].some((k) => k && runs.has(k))) return true;
 	}
 	return false;
 }

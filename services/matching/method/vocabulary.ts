@@ -117,18 +117,38 @@ const OPPOSITES: [string[], string[]][] = [
 
 const OPPOSITE_PHRASES = OPPOSITES.map(([a, b]) => [a.map((x) => x.split(" ").map(stem)), b.map((x) => x.split(" ").map(stem))] as const);
 
-const has = (seq: string[], phrases: readonly string[][]) => phrases.some((p) => containsPhrase(seq, p));
+const has = (seq: readonly string[], phrases: readonly string[][]) => phrases.some((p) => containsPhrase(seq as string[], p));
+
+// Which side of each opposite pair a token sequence states, as a bit mask (bit 2k: the first
+// side of pair k, bit 2k+1: the other), computed once per sequence: the same notice passages and
+// product texts are compared again and again when one product meets thousands of notices.
+const sidesCache = new WeakMap<readonly string[], number>();
+function sides(seq: readonly string[]): number {
+	let mask = sidesCache.get(seq);
+	if (mask === undefined) {
+		mask = 0;
+		OPPOSITE_PHRASES.forEach(([a, b], k) => {
+			if (has(seq, a)) mask! |= 1 << (2 * k);
+			if (has(seq, b)) mask! |= 1 << (2 * k + 1);
+		});
+		sidesCache.set(seq, mask);
+	}
+	return mask;
+}
 
 /** Attribute values the passage asks for that the product states the opposite of ("single-mode" vs "multimode"). */
-export function conflictingAttributes(passage: string[], product: string[]): string[] {
+export function conflictingAttributes(passage: readonly string[], product: readonly string[]): string[] {
+	const asked = sides(passage);
+	if (asked === 0) return [];
+	const stated = sides(product);
 	const out: string[] = [];
-	for (const [a, b] of OPPOSITE_PHRASES) {
-		for (const [asked, other] of [
-			[a, b],
-			[b, a],
+	OPPOSITE_PHRASES.forEach(([a, b], k) => {
+		for (const [want, other, wantBit, otherBit] of [
+			[a, b, 1 << (2 * k), 1 << (2 * k + 1)],
+			[b, a, 1 << (2 * k + 1), 1 << (2 * k)],
 		] as const) {
-			if (has(passage, asked) && !has(passage, other) && has(product, other) && !has(product, asked)) out.push(`${asked[0]?.join(" ")} vs ${other[0]?.join(" ")}`);
+			if (asked & wantBit && !(asked & otherBit) && stated & otherBit && !(stated & wantBit)) out.push(`${want[0]?.join(" ")} vs ${other[0]?.join(" ")}`);
 		}
-	}
+	});
 	return out;
 }
