@@ -97,6 +97,8 @@ function withService<T>(name: string, fn: (call: Call) => Promise<T>): Promise<T
 /** Runs services in this process for the call: no transporter, no background workers, no logs on stdout. */
 async function withServices<T>(names: string[], fn: (call: Call) => Promise<T>): Promise<T> {
 	process.env.WORKERS = "off";
+	// A command's broker lives for one call: no ops server (nor a clash with a running stack's port).
+	process.env.OPS_PORT = "off";
 	resetConfig();
 	const broker = createBroker(
 		names.map((n) => SERVICE_SCHEMAS[n]!),

@@ -2,6 +2,8 @@
 # Entry point of the npm scripts: bash scripts/run.sh <command> [args...]
 #
 #   start            every service (SERVICES, TRANSPORTER, PORT) in one process
+#   start-cluster    every service as its own process over NATS (scripts/cluster-start.ts)
+#   test-cluster     starts a cluster, runs the e2e suite against it, stops it
 #   test [args]      the vitest suite (vitest run)
 #   cli [args]       the command-line tool (stdout carries only the command's answer)
 #   typecheck        tsc -p tsconfig.json
@@ -74,8 +76,27 @@ case "$cmd" in
     services_up
     exec node --import tsx services/main.ts "$@"
     ;;
+  start-cluster)
+    say "node $node_version"
+    services_up
+    exec node --import tsx scripts/cluster-start.ts "$@"
+    ;;
+  test-cluster)
+    say "node $node_version"
+    services_up
+    exec node --import tsx scripts/cluster-test.ts "$@"
+    ;;
   test)
     say "node $node_version"
+    # test/unit/compose-file.test.ts validates docker-compose.yml with Debian's docker-compose
+    # (no Docker engine needed). Install it where we can; the test says how when we cannot.
+    if ! command -v docker-compose >/dev/null && command -v apt-get >/dev/null && [[ $(id -u) == 0 ]]; then
+      say "installing docker-compose with apt-get (log: .data/apt-docker-compose.log)"
+      mkdir -p .data
+      { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker-compose ||
+        { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker-compose; }; } \
+        >.data/apt-docker-compose.log 2>&1 || say "could not install docker-compose (see .data/apt-docker-compose.log)"
+    fi
     services_up
     exec node node_modules/vitest/vitest.mjs run "$@"
     ;;

@@ -498,9 +498,16 @@ up_mongo() {
   fi
   ensure_postgres
   mkdir -p "$CACHE/ferretdb-state"
+  # FerretDB 1.x deadlocks (every request hangs, PostgreSQL idle) when a request that changes
+  # metadata (a new database, collection or index) cannot get a PostgreSQL connection while
+  # the others hold theirs: its pool must stay well below PostgreSQL's max_connections (100 by
+  # default, shared with anything else using that server). FERRETDB_PG_POOL sizes the pool;
+  # the services' own pools (MONGO_POOL_SIZE) keep the concurrent requests below it.
+  local pg_url="$PG_URL"
+  [[ $pg_url == *pool_max_conns=* ]] || pg_url="$pg_url$([[ $pg_url == *\?* ]] && echo '&' || echo '?')pool_max_conns=${FERRETDB_PG_POOL:-40}"
   spawn mongo "$FERRETDB_BIN" \
     --handler=postgresql \
-    --postgresql-url="$PG_URL" \
+    --postgresql-url="$pg_url" \
     --listen-addr="$addr:$port" \
     --debug-addr=- \
     --telemetry=disable \

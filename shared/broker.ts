@@ -1,8 +1,20 @@
 import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
 import { config, type Config } from "./config.ts";
 import { loggerConfig } from "./logger.ts";
+import { opsServerMiddleware } from "./ops-server.ts";
 import { closeProducers } from "./queue.ts";
+import { RequestContextMiddleware } from "./request-context.ts";
+import { FailFastWhileDisconnected } from "./transporter-guard.ts";
 import { ZodValidator } from "./validation.ts";
+
+/**
+ * Retried calls are those that certainly never reached a handler: the node went away before
+ * taking it, or its bulkhead queue was full. A timeout or a server error may come from a call
+ * that ran (a write done, its answer lost), so it is never replayed, whatever Moleculer's
+ * `retryable` says; the caller sees 503 and decides.
+ */
+const NEVER_STARTED = new Set(["ServiceNotAvailableError", "QueueIsFullError"]);
+export const retryableCall = (err: unknown): boolean => NEVER_STARTED.has((err as { name?: string } | null)?.name ?? "");
 
 /**
  * One broker configuration for every process: in-process (no transporter) by default,
@@ -16,9 +28,11 @@ export function brokerOptions(c: Config = config(), overrides: Partial<BrokerOpt
 		logger: loggerConfig(c),
 		validator: false,
 		// Queue producers are shared by a process's services: closed once, when its broker stops.
-		middlewares: [ZodValidator, { name: "QueueProducers", stopped: () => closeProducers() }],
+		middlewares: [ZodValidator, { name: "QueueProducers", stopped: () => closeProducers() }, FailFastWhileDisconnected, RequestContextMiddleware, opsServerMiddleware(c)],
+		// Rendered by the ops server's GET /metrics (shared/metrics.ts), not by a reporter of its own.
+		metrics: { enabled: true, reporter: null },
 		requestTimeout: c.REQUEST_TIMEOUT_MS,
-		retryPolicy: { enabled: true, retries: 2, delay: 100, maxDelay: 1000, factor: 2, check: (err: any) => !!err?.retryable },
+		retryPolicy: { enabled: true, retries: 2, delay: 100, maxDelay: 1000, factor: 2, check: retryableCall },
 		circuitBreaker: { enabled: true, threshold: 0.5, minRequestCount: 20, windowTime: 60, halfOpenTime: 10_000 },
 		bulkhead: { enabled: true, concurrency: 50, maxQueueSize: 500 },
 		heartbeatInterval: 5,

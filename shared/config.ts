@@ -13,6 +13,8 @@ const Env = z.object({
 	NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{0,40}$/).default("oms"),
 	MONGO_URL: z.string().default("mongodb://127.0.0.1:27017/"),
 	MONGO_DB_PREFIX: z.string().regex(/^[a-z0-9_]{1,20}$/).default("oms"),
+	/** Connections per service database. FerretDB 1.x can deadlock when concurrent requests outnumber its PostgreSQL pool, so keep the sum over processes below it. */
+	MONGO_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
 	REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
 	REDIS_PREFIX: z.string().default("oms"),
 	LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
@@ -35,6 +37,8 @@ const Env = z.object({
 	DIGEST_TICK_MS: z.coerce.number().int().positive().default(60_000),
 	/** "off" runs no queue workers, schedulers or reconcilers in this process (CLI, API-only replicas). */
 	WORKERS: z.enum(["on", "off"]).default("on"),
+	/** Every process's ops server (/healthz, /readyz, /metrics): a port, 0 for any free one, or "off". */
+	OPS_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65535)]).default(9464),
 });
 export type Config = z.infer<typeof Env> & {
 	/** The issuer URL the local development issuer signs with. */

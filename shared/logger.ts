@@ -1,5 +1,6 @@
 import type { LoggerConfig } from "moleculer";
 import type { Config } from "./config.ts";
+import { currentRequestId } from "./request-context.ts";
 
 // Header and field names whose values must never reach a log line.
 export const REDACT_PATHS = [
@@ -14,7 +15,7 @@ export const REDACT_PATHS = [
 	"token",
 ];
 
-/** Moleculer's Pino logger: JSON lines in production, pretty in a terminal. */
+/** Moleculer's Pino logger: JSON lines (always in production), pretty in a development terminal. */
 export function loggerConfig(c: Config): LoggerConfig {
 	const pretty = c.LOG_PRETTY === "true" || (c.LOG_PRETTY === "auto" && c.NODE_ENV !== "production" && process.stdout.isTTY);
 	return {
@@ -24,6 +25,11 @@ export function loggerConfig(c: Config): LoggerConfig {
 			pino: {
 				options: {
 					redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+					// Every line written while handling a request names it (shared/request-context.ts).
+					mixin: () => {
+						const requestId = currentRequestId();
+						return requestId ? { requestId } : {};
+					},
 					...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss.l" } } } : {}),
 				},
 			},

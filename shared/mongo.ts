@@ -1,5 +1,6 @@
-import mongoose, { type Connection } from "mongoose";
+import mongoose, { type AnyBulkWriteOperation, type Connection, type Model } from "mongoose";
 import { config } from "./config.ts";
+import { addReadinessCheck } from "./readiness.ts";
 
 /**
  * Each service owns its own database (`<prefix>_<service>`) and never reads another's.
@@ -10,9 +11,13 @@ export async function connectServiceDb(service: string): Promise<Connection> {
 	const conn = mongoose.createConnection(c.MONGO_URL, {
 		dbName: `${c.MONGO_DB_PREFIX}_${service.replace(/[^a-z0-9]/g, "_")}`,
 		serverSelectionTimeoutMS: 5000,
+		maxPoolSize: c.MONGO_POOL_SIZE,
 		autoIndex: false,
 	});
 	await conn.asPromise();
+	// This process is ready only while the database answers (checked until the service closes it).
+	const remove = addReadinessCheck(`mongo:${service}`, () => conn.db!.admin().ping());
+	conn.once("close", remove);
 	return conn;
 }
 
@@ -25,3 +30,18 @@ export const isDuplicateKeyError = (err: unknown): boolean => (err as { code?: n
 
 /** Escapes user text for an RE2-compatible `$regex` (matched literally). */
 export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Update statements per command (see bulkUpdate). */
+const UPDATES_PER_COMMAND = 8;
+
+/**
+ * Runs many updateOne operations as commands of a few statements each. FerretDB 1.24 holds one
+ * PostgreSQL connection per statement of an update command until the command ends: a command of
+ * more statements than its pool has connections waits forever, and every other request with it.
+ * Returns how many documents matched.
+ */
+export async function bulkUpdate(model: Model<any>, ops: AnyBulkWriteOperation[]): Promise<number> {
+	let matched = 0;
+	for (let i = 0; i < ops.length; i += UPDATES_PER_COMMAND) matched += (await model.bulkWrite(ops.slice(i, i + UPDATES_PER_COMMAND))).matchedCount;
+	return matched;
+}

@@ -1,6 +1,7 @@
+import { bulkUpdate } from "./mongo.ts";
 import { Types, type Model } from "mongoose";
 import type { JobsOptions } from "bullmq";
-import { BULK_PRIORITY, enqueue, type QueueName } from "./queue.ts";
+import { BULK_PRIORITY, enqueue, useQueue, type QueueName } from "./queue.ts";
 
 // "Saving durably requests work" (DESIGN.md, Durability). A document carries its own request:
 // the same single-document write that changes it sets `index.requested` to a fresh version
@@ -46,9 +47,27 @@ export interface OutboxOptions<D> {
 	field?: string;
 }
 
+/** The outboxes of this process's open databases, for the backlog metric (shared/metrics.ts). */
+const liveOutboxes = new Set<Outbox<object>>();
+export const outboxes = (): ReadonlyArray<Outbox<object>> => [...liveOutboxes];
+
 export class Outbox<D extends object> {
 	private timer?: NodeJS.Timeout;
-	constructor(private readonly o: OutboxOptions<D>) {}
+	constructor(private readonly o: OutboxOptions<D>) {
+		useQueue(o.queue);
+		liveOutboxes.add(this);
+		o.model.db.once("close", () => liveOutboxes.delete(this));
+	}
+
+	/** "products.index": the collection and the field holding the requests. */
+	get label(): string {
+		return `${this.o.model.collection.collectionName}.${this.field}`;
+	}
+
+	/** Requests not yet done (an indexed query: `<field>.pending` leads an index of every outbox's collection). */
+	pendingCount(): Promise<number> {
+		return this.o.model.countDocuments({ [`${this.field}.pending`]: true }).exec();
+	}
 
 	private get field() {
 		return this.o.field ?? "index";
@@ -86,6 +105,16 @@ export class Outbox<D extends object> {
 	async markDone(id: string, version: string): Promise<boolean> {
 		const r = await this.o.model.updateOne({ _id: id, [`${this.field}.requested`]: version }, { $set: { [`${this.field}.done`]: version, [`${this.field}.pending`]: false } });
 		return r.modifiedCount > 0 || r.matchedCount > 0;
+	}
+
+	/** markDone for many (id, version) pairs in one database request. */
+	async markManyDone(items: ReadonlyArray<{ id: string; version: string }>): Promise<number> {
+		if (items.length === 0) return 0;
+		const f = this.field;
+		return bulkUpdate(
+			this.o.model,
+			items.map(({ id, version }) => ({ updateOne: { filter: { _id: id, [`${f}.requested`]: version }, update: { $set: { [`${f}.done`]: version, [`${f}.pending`]: false } } } })),
+		);
 	}
 
 	startReconciler(intervalMs: number, onError: (e: unknown) => void): void {

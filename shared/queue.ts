@@ -1,6 +1,9 @@
+import { hostname } from "node:os";
 import { Queue, Worker, type JobsOptions, type Processor } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import { config } from "./config.ts";
+import { addReadinessCheck, pingRedis } from "./readiness.ts";
+import { currentRequestId, withRequestId } from "./request-context.ts";
 
 // BullMQ on Redis for durable background work. Producers fail fast when Redis is away (the
 // outbox reconciler re-sends later); workers wait for it.
@@ -28,8 +31,21 @@ export function redisOptions(forWorker: boolean): RedisOptions {
 
 const producers = new Map<string, { queue: Queue; connection: Redis }>();
 
+const queuesInUse = new Set<QueueName>();
+/**
+ * Notes that this process produces to or works on the queue: its depths are among the process's
+ * metrics, and Redis (pinged through a producer's connection) among its readiness checks.
+ */
+export function useQueue(name: QueueName): void {
+	if (queuesInUse.has(name)) return;
+	if (!queuesInUse.size) addReadinessCheck("redis", () => pingRedis(producerConnection(name)));
+	queuesInUse.add(name);
+}
+export const queuesUsed = (): QueueName[] => [...queuesInUse];
+
 /** The process-wide producer for a queue (created on first use). */
 export function producer(name: QueueName): Queue {
+	useQueue(name);
 	let p = producers.get(name);
 	if (!p) {
 		const c = config();
@@ -43,6 +59,11 @@ export function producer(name: QueueName): Queue {
 		producers.set(name, p);
 	}
 	return p.queue;
+}
+
+function producerConnection(name: QueueName): Redis {
+	producer(name);
+	return producers.get(name)!.connection;
 }
 
 export async function closeProducers(): Promise<void> {
@@ -78,6 +99,9 @@ export async function enqueue(name: QueueName, jobName: string, data: object, jo
 			backoff: { type: "exponential", delay: 1000 },
 			removeOnComplete: { age: 3600, count: 10_000 },
 			removeOnFail: { age: 7 * 24 * 3600 },
+			// The request that caused the job, for the worker's log lines (BullMQ keeps this field
+			// for context propagation; it is not otherwise used without a telemetry backend).
+			...requestIdOption(),
 			...opts,
 		});
 		const timeout = new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error("enqueue timed out")), ENQUEUE_TIMEOUT_MS)));
@@ -91,14 +115,37 @@ export async function enqueue(name: QueueName, jobName: string, data: object, jo
 }
 
 /**
+ * A job whose worker process died is taken up by another worker once its lock expires and the
+ * stalled-job check sees it: within about 15 s, instead of BullMQ's 30 + 30 s. The lock is
+ * renewed every 5 s while the job runs (an event loop blocked for 10 s would let a second worker
+ * start the job; every job here is idempotent, so that costs work, not correctness), and a job
+ * may stall twice before it fails.
+ */
+const WORKER_LOCKS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 2 };
+
+function requestIdOption(): JobsOptions {
+	const requestId = currentRequestId();
+	return requestId ? { telemetry: { metadata: requestId } } : {};
+}
+
+/**
  * A worker for one of the service's own queues. It waits for Redis when it is away, and
  * `close()` lets the job in hand finish (graceful shutdown).
  */
 export function startWorker(name: QueueName, processor: Processor, concurrency = 1): { worker: Worker; close(): Promise<void> } {
+	useQueue(name);
 	const c = config();
 	const connection = new Redis(c.REDIS_URL, redisOptions(true));
 	connection.on("error", () => undefined);
-	const worker = new Worker(name, processor, { connection, prefix: `${c.REDIS_PREFIX}:bull`, concurrency });
+	const inRequestContext: Processor = (job, token, signal) => withRequestId(job.opts.telemetry?.metadata, () => processor(job, token, signal));
+	const worker = new Worker(name, inRequestContext, {
+		connection,
+		prefix: `${c.REDIS_PREFIX}:bull`,
+		concurrency,
+		// Shown as the job's processedBy: which process ran (or is running) it.
+		name: c.NODE_ID || `${hostname()}:${process.pid}`,
+		...WORKER_LOCKS,
+	});
 	worker.on("error", () => undefined);
 	return {
 		worker,

@@ -8,7 +8,7 @@ import type { CreatePartnerBody, CreateProductBody, ProductListQuery, UpdatePart
 import * as ops from "../../shared/contract/catalog-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { importLines, ImportLineSchema, importRows, summarize, type ImportLine } from "./import.ts";
-import { indexView, indexViews } from "./index-view.ts";
+import { indexView, indexViews, pendingIndexViews } from "./index-view.ts";
 import { productOutbox, reconcile, startReconciler, type Catalog } from "./indexing.ts";
 import { catalogModels } from "./models.ts";
 import { createPartner, listPartners, updatePartner } from "./partners.ts";
@@ -94,10 +94,22 @@ export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, 
 				return { items: await indexViews(this.m, ctx.params.productIds, ctx.params.tenantId) };
 			},
 		),
+		pendingIndexViews: validatedAction(
+			z.object({ tenantId: z.uuid(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
+			async function (this: State, ctx: OpContext<{ tenantId: string; limit: number }>) {
+				return { items: await pendingIndexViews(this.m, ctx.params.tenantId, ctx.params.limit) };
+			},
+		),
 		markIndexed: validatedAction(
 			z.object({ productId: z.uuid(), version: z.string().min(1).max(64) }).strict(),
 			async function (this: State, ctx: OpContext<{ productId: string; version: string }>) {
 				return { done: await this.outbox.markDone(ctx.params.productId, ctx.params.version) };
+			},
+		),
+		markManyIndexed: validatedAction(
+			z.object({ items: z.array(z.object({ productId: z.uuid(), version: z.string().min(1).max(64) }).strict()).min(1).max(500) }).strict(),
+			async function (this: State, ctx: OpContext<{ items: Array<{ productId: string; version: string }> }>) {
+				return { done: await this.outbox.markManyDone(ctx.params.items.map((i) => ({ id: i.productId, version: i.version }))) };
 			},
 		),
 		reconcileIndexing: validatedAction(z.object({ graceMs: z.number().int().min(0).default(10_000) }).strict(), function (this: State, ctx: OpContext<{ graceMs: number }>) {

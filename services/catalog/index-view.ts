@@ -83,3 +83,12 @@ export async function indexView(m: CatalogModels, productId: string, tenantId?: 
 	if (!view) throw notFound("Product");
 	return view;
 }
+
+/**
+ * The company's products still waiting for indexing, oldest request first: a consumer that
+ * takes them together scores each affected notice once for a whole import, not once per row.
+ */
+export async function pendingIndexViews(m: CatalogModels, tenantId: string, limit: number): Promise<ProductIndexView[]> {
+	const ids = await m.products.find({ tenant_id: tenantId, "index.pending": true }, { _id: 1 }).sort({ "index.requested_at": 1, _id: 1 }).limit(limit).lean<{ _id: string }[]>();
+	return ids.length ? indexViews(m, ids.map((d) => d._id), tenantId) : [];
+}

@@ -64,6 +64,7 @@ ProductSchema.index({ unique_key: 1 }, { unique: true });
 ProductSchema.index({ tenant_id: 1, created_at: -1, _id: -1 });
 ProductSchema.index({ tenant_id: 1, oem_partner_id: 1, created_at: -1, _id: -1 });
 ProductSchema.index({ "index.pending": 1, "index.requested_at": 1 });
+ProductSchema.index({ tenant_id: 1, "index.pending": 1, "index.requested_at": 1 });
 
 const CertificationSchema = new Schema({ name: { type: String, required: true }, number: { type: String, default: null }, expires_at: { type: Date, default: null } }, { _id: false });
 

@@ -8,6 +8,8 @@ import { config } from "../../shared/config.ts";
 import { operationByAction } from "../../shared/contract/index.ts";
 import type { Operation } from "../../shared/contract/operation.ts";
 import { ApiError } from "../../shared/errors.ts";
+import { addReadinessCheck, checkReadiness, failingChecks, pingRedis } from "../../shared/readiness.ts";
+import { withRequestId } from "../../shared/request-context.ts";
 import { checkAccess, checkOrigin } from "./access.ts";
 import { presentedCredential } from "./credentials.ts";
 import { sendError } from "./http-errors.ts";
@@ -15,11 +17,17 @@ import { buildOpenApi } from "./openapi.ts";
 import { RateLimits } from "./rate-limit.ts";
 import { API_PREFIX, API_ROUTES, UPLOAD_ROUTES } from "./routes.ts";
 
-type Req = IncomingMessage & { $ctx?: Context<unknown, RequestMeta>; $params?: any; $rateHeaders?: Record<string, string>; body?: unknown };
+type Req = IncomingMessage & { $ctx?: Context<unknown, RequestMeta>; $params?: any; $rateHeaders?: Record<string, string>; $requestId?: string; body?: unknown };
 type Res = ServerResponse;
 
+// A client's X-Request-Id is kept when it is short and plain; otherwise we mint one.
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,64}$/;
-const requestIdOf = (req: Req) => (req.$ctx?.requestID as string | undefined) ?? randomUUID();
+const requestIdFor = (given: string | string[] | undefined) => (typeof given === "string" && REQUEST_ID_RE.test(given) ? given : randomUUID());
+const requestIdOf = (req: Req) => req.$requestId ?? (req.$ctx?.requestID as string | undefined) ?? randomUUID();
+
+/** The services the API routes to: the gateway is ready only while each has a live instance. */
+const ROUTED_SERVICES = [...new Set(Object.values(API_ROUTES).map((action) => action.split(".")[0]!))].filter((s) => s !== "gateway").sort();
+const httpHandlerOf = (ApiGateway as unknown as { methods: { httpHandler(req: Req, res: Res, next?: unknown): Promise<unknown> } }).methods.httpHandler;
 
 const clientIp = (req: Req) => req.socket.remoteAddress ?? "unknown";
 
@@ -93,10 +101,9 @@ export const GatewayService: ServiceSchema<any> = {
 	settings: {
 		port: config().PORT,
 		ip: config().HOST,
-		// A client's X-Request-Id is kept when it is short and plain; otherwise we mint one.
+		// The request id chosen in httpHandler becomes the context's, which Moleculer passes on.
 		rootCallOptions(options: { requestID?: string }, req: Req) {
-			const given = req.headers["x-request-id"];
-			options.requestID = typeof given === "string" && REQUEST_ID_RE.test(given) ? given : randomUUID();
+			options.requestID = req.$requestId ?? requestIdFor(req.headers["x-request-id"]);
 		},
 		logRequest: "debug",
 		logResponse: "debug",
@@ -122,14 +129,15 @@ export const GatewayService: ServiceSchema<any> = {
 		// to other services are retried by the broker on their own.
 		rest: { retryPolicy: { enabled: false } },
 		health: { visibility: "published", handler: () => ({ status: "ok" }) },
+		// Ready = this process's backing services answer (NATS, Redis; shared/readiness.ts) and
+		// every service the API routes to has an instance up.
 		ready: {
 			visibility: "published",
 			async handler(this: any) {
-				try {
-					await this.redis.ping();
-				} catch {
-					throw Object.assign(new Error("redis unavailable"), { name: "ServiceNotAvailableError" });
-				}
+				const readiness = await checkReadiness(this.broker);
+				const up = new Set(this.broker.registry.getServiceList({ onlyAvailable: true }).map((s: { name: string }) => s.name));
+				const problems = [...failingChecks(readiness), ...ROUTED_SERVICES.filter((s) => !up.has(s)).map((s) => `${s} (no instance available)`)];
+				if (problems.length) throw new ApiError("internal", `Not ready: ${problems.join(", ")}`, { status: 503, headers: { "Retry-After": "5" } });
 				return { status: "ready" };
 			},
 		},
@@ -143,6 +151,18 @@ export const GatewayService: ServiceSchema<any> = {
 	},
 
 	methods: {
+		/**
+		 * Every HTTP request, before moleculer-web routes it: its request id is chosen here, sent
+		 * back on whatever answer follows (404s and errors included), and is the id of every log
+		 * line written while it is handled.
+		 */
+		httpHandler(this: any, req: Req, res: Res, next?: unknown) {
+			const requestId = requestIdFor(req.headers["x-request-id"]);
+			req.$requestId = requestId;
+			res.setHeader("X-Request-Id", requestId);
+			return withRequestId(requestId, () => httpHandlerOf.call(this, req, res, next));
+		},
+
 		/**
 		 * Establishes who calls (API key or browser session), spends their rate budget and
 		 * checks the operation's access rule. Runs for every /api/v1 request.
@@ -200,6 +220,7 @@ export const GatewayService: ServiceSchema<any> = {
 		this.redis.on("error", () => {
 			/* reconnects on its own; /readyz reports it */
 		});
+		this.removeRedisCheck = addReadinessCheck("redis:rate-limits", () => pingRedis(this.redis));
 		this.rateLimits = new RateLimits(
 			this.redis,
 			c.REDIS_PREFIX,
@@ -209,6 +230,7 @@ export const GatewayService: ServiceSchema<any> = {
 	},
 
 	async stopped(this: any) {
+		this.removeRedisCheck?.();
 		this.redis?.disconnect();
 	},
 };

@@ -14,6 +14,7 @@ import type { ProductIndexView } from "../../shared/contract/indexing.ts";
 import { noticeView, productView, signalsInput, type NoticeForMatching } from "./views.ts";
 import type { Caller } from "../../shared/actions.ts";
 import { sha256 } from "../../shared/hash.ts";
+import { bulkUpdate } from "../../shared/mongo.ts";
 
 // Staged matching as the service runs it. Stage 1 retrieves candidates from in-memory
 // inverted indexes (never every product against every notice); stage 2 scores a company's
@@ -28,6 +29,8 @@ export const RECORD_MIN_SCORE = 30;
 export const BARRED_FACTOR = 0.5;
 const SYNC_OVERLAP_MS = 5_000;
 const RESCORE_BATCH = 200;
+/** Products a bulk-lane job takes from its company's indexing backlog. */
+const BACKLOG_BATCH = 100;
 
 
 export class MatchingEngine {
@@ -65,36 +68,59 @@ export class MatchingEngine {
 		}
 	}
 
-	/** A product was created or changed: re-match its company against the notices it may concern. */
-	async onProduct(tenantId: string, productId: string, version: string): Promise<{ notices: number }> {
-		let v: ProductIndexView;
+	/**
+	 * A product was created or changed: re-match its company against the notices it may concern.
+	 * With `withBacklog` (a job from the bulk lane: an import, a fanout) the job also takes the
+	 * company's other products still waiting for indexing, so each affected notice is scored
+	 * once for the whole batch; their own jobs then find them matched and only confirm.
+	 */
+	async onProduct(tenantId: string, productId: string, version: string, withBacklog = false): Promise<{ notices: number; products: number }> {
+		const stored = await this.m.products.findById(productId, { matched: 1 }).lean();
+		if (stored?.matched && stored.matched >= version) {
+			await this.call.call("catalog.markIndexed", { productId, version: stored.matched });
+			return { notices: 0, products: 0 };
+		}
+		let views: ProductIndexView[];
 		try {
-			v = await this.call.call<ProductIndexView>("catalog.indexView", { productId, tenantId });
+			views = [await this.call.call<ProductIndexView>("catalog.indexView", { productId, tenantId })];
 		} catch (e) {
-			if ((e as { type?: string }).type === "not_found") return { notices: 0 };
+			if ((e as { type?: string }).type === "not_found") return { notices: 0, products: 0 };
 			throw e;
 		}
-		const view = productView(v);
-		await this.m.products.updateOne({ _id: productId }, { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq: Date.now() } }, { upsert: true });
-		await this.sync();
-		// Stage 2 of the product alone decides where its company needs re-scoring: notices where
-		// it can count, and those whose result it was part of.
-		const affected = new Set<string>(
-			v.matchable ? this.notices.candidatesForProduct(view).filter((c) => scorePair(view, c.notice).score >= RECORD_MIN_SCORE).map((c) => c.notice.noticeId) : [],
+		if (withBacklog) {
+			const { items } = await this.call.call<{ items: ProductIndexView[] }>("catalog.pendingIndexViews", { tenantId, limit: BACKLOG_BATCH });
+			views.push(...items.filter((v) => v.productId !== productId));
+		}
+		const seq = Date.now();
+		const batch = views.map((v) => ({ v, view: productView(v) }));
+		await bulkUpdate(
+			this.m.products,
+			batch.map(({ v, view }) => ({ updateOne: { filter: { _id: v.productId }, update: { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq } }, upsert: true } })),
 		);
-		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: productId }, { notice_id: 1 }).lean()) affected.add(r.notice_id);
+		await this.sync();
+		// Stage 2 of each product alone decides where its company needs re-scoring: notices where
+		// it can count, and those whose result it was part of.
+		const affected = new Set<string>();
+		for (const { v, view } of batch) {
+			if (!v.matchable) continue;
+			for (const c of this.notices.candidatesForProduct(view)) if (scorePair(view, c.notice).score >= RECORD_MIN_SCORE) affected.add(c.notice.noticeId);
+		}
+		const ids = batch.map(({ v }) => v.productId);
+		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: { $in: ids } }, { notice_id: 1 }).lean()) affected.add(r.notice_id);
 		const profile = await this.profile(tenantId);
 		const rules = await activeRules(this.m, tenantId);
-		const ids = [...affected];
-		for (let i = 0; i < ids.length; i += RESCORE_BATCH) {
-			const batch = ids.slice(i, i + RESCORE_BATCH);
-			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: batch } }).lean(), this.previousResults(batch.map((n) => resultId(tenantId, n)))]);
-			for (const stored of notices) {
-				await this.rescore(tenantId, stored.view as NoticeView, (stored.signals as Signals) ?? null, profile, stored.open, rules, previous.get(resultId(tenantId, stored._id)) ?? null);
+		const noticeIds = [...affected];
+		for (let i = 0; i < noticeIds.length; i += RESCORE_BATCH) {
+			const chunk = noticeIds.slice(i, i + RESCORE_BATCH);
+			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: chunk } }).lean(), this.previousResults(chunk.map((n) => resultId(tenantId, n)))]);
+			for (const n of notices) {
+				await this.rescore(tenantId, n.view as NoticeView, (n.signals as Signals) ?? null, profile, n.open, rules, previous.get(resultId(tenantId, n._id)) ?? null);
 			}
 		}
-		await this.call.call("catalog.markIndexed", { productId, version: v.version });
-		return { notices: affected.size };
+		// Matched only now: a crash before this line leaves the products to their own jobs.
+		await bulkUpdate(this.m.products, batch.map(({ v }) => ({ updateOne: { filter: { _id: v.productId, version: v.version }, update: { $set: { matched: v.version } } } })));
+		await this.call.call("catalog.markManyIndexed", { items: batch.map(({ v }) => ({ productId: v.productId, version: v.version })) });
+		return { notices: affected.size, products: batch.length };
 	}
 
 	/** A notice was created or amended: match it against every company whose products it may concern. */

@@ -6,7 +6,7 @@ import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import { listRules, updateRule } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
-import { QUEUES, startWorker } from "../../shared/queue.ts";
+import { BULK_PRIORITY, QUEUES, startWorker } from "../../shared/queue.ts";
 import { MatchingEngine } from "./engine.ts";
 import { matchingModels, type MatchingModels } from "./models.ts";
 import { LearnJob, LearnedRules } from "./rules/actions.ts";
@@ -67,7 +67,7 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.workers.push(
 			startWorker(QUEUES.productIndex, async (job) => {
 				const { tenantId, productId, version } = ProductJob.parse(job.data);
-				return this.engine.onProduct(tenantId, productId, version);
+				return this.engine.onProduct(tenantId, productId, version, job.opts.priority === BULK_PRIORITY);
 			}),
 			startWorker(QUEUES.noticeMatch, async (job) => this.engine.onNotice(NoticeJob.parse(job.data).noticeId)),
 			startWorker(QUEUES.feedbackLearn, async (job) => this.rules.process(job)),

@@ -14,6 +14,8 @@ const ProductSchema = new Schema(
 		view: { type: Schema.Types.Mixed, required: true },
 		matchable: { type: Boolean, required: true },
 		seq: { type: Number, required: true },
+		/** The version whose matching is complete (its company re-scored where it counts). */
+		matched: { type: String, default: null },
 	},
 	{ versionKey: false, minimize: false },
 );

@@ -24,17 +24,24 @@ export interface ServiceProcess {
 	stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function startServiceProcess(env: Record<string, string>): ServiceProcess {
+/** Output kept per process for failure reports (the tail; a long-running cluster must not grow without bound). */
+const OUTPUT_KEPT = 256 * 1024;
+
+export function startServiceProcess(env: Record<string, string>, onOutput?: (chunk: string) => void): ServiceProcess {
 	let out = "";
 	const child = spawn(NODE, ["--import", "tsx", "services/main.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-	child.stdout!.on("data", (d) => (out += d));
-	child.stderr!.on("data", (d) => (out += d));
+	const take = (d: Buffer) => {
+		out = (out + d).slice(-OUTPUT_KEPT);
+		onOutput?.(d.toString());
+	};
+	child.stdout!.on("data", take);
+	child.stderr!.on("data", take);
 	return {
 		child,
 		output: () => out,
 		stop: (signal = "SIGTERM") =>
 			new Promise((r) => {
-				if (child.exitCode !== null) return r();
+				if (child.exitCode !== null || child.signalCode !== null) return r();
 				child.once("exit", () => r());
 				child.kill(signal);
 			}),

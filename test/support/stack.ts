@@ -4,6 +4,7 @@ import { createBroker } from "../../shared/broker.ts";
 import { config } from "../../shared/config.ts";
 import { mintDevIdToken } from "../../shared/dev-issuer.ts";
 import { selectServices } from "../../services/registry.ts";
+import { clusterForThisFile, joinCluster, joinedCluster } from "./cluster.ts";
 
 // A real stack for tests: the selected services in this process (or over NATS), the
 // gateway on a free port, backed by the real MongoDB-compatible server and Redis.
@@ -15,6 +16,9 @@ export interface Stack {
 }
 
 export async function startStack(services = "all", overrides: Parameters<typeof createBroker>[1] = {}): Promise<Stack> {
+	// Under `npm run test:cluster` the whole set of services is the running cluster's.
+	const cluster = services === "all" && Object.keys(overrides).length === 0 ? clusterForThisFile() : null;
+	if (cluster) return joinCluster(cluster);
 	const broker = createBroker(selectServices(services), { logger: false, ...overrides });
 	await broker.start();
 	const gateway = broker.getLocalService("gateway") as unknown as { server?: { address(): { port: number } } } | undefined;
@@ -30,6 +34,7 @@ export async function startStack(services = "all", overrides: Parameters<typeof 
 
 /** Drops every database this test process created (its prefix is unique to it). */
 export async function dropTestDatabases(): Promise<void> {
+	if (joinedCluster()) return; // the cluster's, dropped by its runner when every file is done
 	const c = config();
 	const conn = await mongoose.createConnection(c.MONGO_URL).asPromise();
 	try {

@@ -20,6 +20,8 @@ afterAll(async () => {
 	await closeProducers();
 });
 
+const outbox = (model: any) => new Outbox<{ _id: string }>({ model, queue: QUEUES.productIndex, jobName: "t", data: (d) => ({ id: d._id }) });
+
 describe("Outbox.reconcile", () => {
 	it("pages through a backlog and sends each pending version once", async () => {
 		const model = conn.model("OutboxDoc", Doc, "docs");
@@ -28,12 +30,23 @@ describe("Outbox.reconcile", () => {
 		await model.create({ _id: "done", index: { ...newRequest(), pending: false } });
 		const outbox = new Outbox<{ _id: string }>({ model, queue: QUEUES.productIndex, jobName: "t", data: (d) => ({ id: d._id }) });
 		expect(await outbox.reconcile(10_000, 5)).toBe(23);
-		const jobs = await producer(QUEUES.productIndex).getJobs(["waiting"]);
+		// Re-sends are bulk work: they wait in the lane served after single saves.
+		const jobs = await producer(QUEUES.productIndex).getJobs(["prioritized"]);
 		expect(jobs.filter((j) => j.name === "t")).toHaveLength(23);
+		expect(await producer(QUEUES.productIndex).getJobs(["waiting"])).toHaveLength(0);
 		await outbox.reconcile(10_000, 5);
-		expect((await producer(QUEUES.productIndex).getJobs(["waiting"])).filter((j) => j.name === "t")).toHaveLength(23);
+		expect((await producer(QUEUES.productIndex).getJobs(["prioritized"])).filter((j) => j.name === "t")).toHaveLength(23);
 		const first = (await model.findById("doc-00").lean())!;
 		expect(await outbox.markDone("doc-00", first.index!.requested)).toBe(true);
 		expect(await outbox.reconcile(10_000, 5)).toBe(22);
+	});
+
+	it("marks many versions done in commands of a few statements, skipping superseded ones", async () => {
+		const model = conn.model("OutboxMany", Doc, "many");
+		await model.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `m-${i}`, index: newRequest() })));
+		const docs = await model.find().lean<Array<{ _id: string; index: { requested: string } }>>();
+		const items = docs.map((d, i) => ({ id: d._id, version: i === 0 ? "superseded" : d.index.requested }));
+		expect(await outbox(model).markManyDone(items)).toBe(49);
+		expect(await model.countDocuments({ "index.pending": true })).toBe(1);
 	});
 });
