@@ -7,7 +7,8 @@ import { ProductIndex } from "./method/product-index.ts";
 import { scorePair } from "./method/score-pair.ts";
 import { scoreNoticeForTenant } from "./method/score-tenant.ts";
 import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.ts";
-import type { MatchingModels, ResultDoc } from "./models.ts";
+import type { Model } from "mongoose";
+import type { IndexedNotice, IndexedProduct, MatchingModels, ResultDoc } from "./models.ts";
 import { activeRules, applyRules, viewFeatureIds, type ActiveRule } from "./rules/apply.ts";
 import { extractSignals } from "./signals/extract.ts";
 import type { ProductIndexView } from "../../shared/contract/indexing.ts";
@@ -40,6 +41,9 @@ export class MatchingEngine {
 	private noticeSignals = new Map<string, Signals>();
 	private productSeq = 0;
 	private noticeSeq = 0;
+	/** The seq each document had when this process took it in: the overlap window re-reads only changes. */
+	private seenProducts = new Map<string, number>();
+	private seenNotices = new Map<string, number>();
 
 	constructor(
 		private readonly m: MatchingModels,
@@ -48,15 +52,16 @@ export class MatchingEngine {
 
 	/** Catches the in-memory indexes up with what any process stored since the last sync. */
 	async sync(): Promise<void> {
-		const products = await this.m.products.find({ seq: { $gte: this.productSeq - SYNC_OVERLAP_MS } }).sort({ seq: 1 }).lean();
+		const products = (await this.changedSince(this.m.products as never, this.productSeq, this.seenProducts)) as IndexedProduct[];
 		for (const p of products) {
 			let index = this.products.get(p.tenant_id);
 			if (!index) this.products.set(p.tenant_id, (index = new ProductIndex()));
 			if (p.matchable) index.upsert(p.view as ProductView);
 			else index.remove(p._id);
 			this.productSeq = Math.max(this.productSeq, p.seq);
+			this.seenProducts.set(p._id, p.seq);
 		}
-		const notices = await this.m.notices.find({ seq: { $gte: this.noticeSeq - SYNC_OVERLAP_MS } }).sort({ seq: 1 }).lean();
+		const notices = (await this.changedSince(this.m.notices as never, this.noticeSeq, this.seenNotices)) as IndexedNotice[];
 		for (const n of notices) {
 			if (n.open) {
 				this.notices.upsert(n.view as NoticeView);
@@ -65,7 +70,20 @@ export class MatchingEngine {
 				this.notices.remove(n._id);
 			}
 			this.noticeSeq = Math.max(this.noticeSeq, n.seq);
+			this.seenNotices.set(n._id, n.seq);
 		}
+	}
+
+	/**
+	 * Documents stored since `seq`, less an overlap (another process may store a smaller seq
+	 * after this one read a larger): ids and seqs first, then only the documents not yet taken
+	 * in at that seq, so a batch that shares one seq is not read again on every sync.
+	 */
+	private async changedSince(model: Model<{ _id: string; seq: number }>, seq: number, seen: ReadonlyMap<string, number>): Promise<unknown[]> {
+		if (seq === 0) return model.find().sort({ seq: 1 }).lean(); // the first sync takes everything
+		const recent = await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean();
+		const fresh = recent.filter((d) => seen.get(d._id) !== d.seq).map((d) => d._id);
+		return fresh.length ? model.find({ _id: { $in: fresh } }).sort({ seq: 1 }).lean() : [];
 	}
 
 	/**
