@@ -29,6 +29,10 @@ export const RECORD_MIN_SCORE = 30;
 /** A company barred from bidding (set-aside not held, restricted competition) keeps the match, scored down so that even a perfect match stays under the default digest threshold (60). */
 export const BARRED_FACTOR = 0.5;
 const SYNC_OVERLAP_MS = 5_000;
+/** Stored products and notices carry `bucket`: their seq in 10-second steps (see changedSince). */
+const SEQ_BUCKET_MS = 10_000;
+const MAX_SYNC_BUCKETS = 30;
+const seqBucket = (seq: number) => Math.floor(seq / SEQ_BUCKET_MS);
 const RESCORE_BATCH = 200;
 /** Products a bulk-lane job takes from its company's indexing backlog. */
 const BACKLOG_BATCH = 100;
@@ -81,7 +85,15 @@ export class MatchingEngine {
 	 */
 	private async changedSince(model: Model<{ _id: string; seq: number }>, seq: number, seen: ReadonlyMap<string, number>): Promise<unknown[]> {
 		if (seq === 0) return model.find().sort({ seq: 1 }).lean(); // the first sync takes everything
-		const recent = await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean();
+		// FerretDB answers a range filter by reading the whole collection and an equality filter
+		// from its index: recent changes are read bucket by bucket (usually one or two).
+		const from = seqBucket(seq - SYNC_OVERLAP_MS);
+		const to = seqBucket(Date.now() + SYNC_OVERLAP_MS);
+		const buckets = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+		const recent =
+			buckets.length <= MAX_SYNC_BUCKETS
+				? (await Promise.all(buckets.map((b) => model.find({ bucket: b }, { seq: 1 }).lean()))).flat().filter((d) => d.seq >= seq - SYNC_OVERLAP_MS)
+				: await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean(); // long idle: one full read
 		const fresh = recent.filter((d) => seen.get(d._id) !== d.seq).map((d) => d._id);
 		return fresh.length ? model.find({ _id: { $in: fresh } }).sort({ seq: 1 }).lean() : [];
 	}
@@ -113,7 +125,7 @@ export class MatchingEngine {
 		const batch = views.map((v) => ({ v, view: productView(v) }));
 		await bulkUpdate(
 			this.m.products,
-			batch.map(({ v, view }) => ({ updateOne: { filter: { _id: v.productId }, update: { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq } }, upsert: true } })),
+			batch.map(({ v, view }) => ({ updateOne: { filter: { _id: v.productId }, update: { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq, bucket: seqBucket(seq) } }, upsert: true } })),
 		);
 		await this.sync();
 		// Stage 2 of each product alone decides where its company needs re-scoring: notices where
@@ -147,7 +159,8 @@ export class MatchingEngine {
 		const signals = extractSignals(signalsInput(n));
 		const view = noticeView(n, signals);
 		const open = n.source_status === "open";
-		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq: Date.now() } }, { upsert: true });
+		const seq = Date.now();
+		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq, bucket: seqBucket(seq) } }, { upsert: true });
 		await this.sync();
 		const tenants = new Set<string>();
 		if (open) for (const [tenantId, index] of this.products) if (index.candidatesForNotice(view).length) tenants.add(tenantId);

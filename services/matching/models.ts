@@ -14,12 +14,14 @@ const ProductSchema = new Schema(
 		view: { type: Schema.Types.Mixed, required: true },
 		matchable: { type: Boolean, required: true },
 		seq: { type: Number, required: true },
+		bucket: { type: Number, default: null },
 		/** The version whose matching is complete (its company re-scored where it counts). */
 		matched: { type: String, default: null },
 	},
 	{ versionKey: false, minimize: false },
 );
 ProductSchema.index({ seq: 1 });
+ProductSchema.index({ bucket: 1 });
 ProductSchema.index({ tenant_id: 1 });
 
 const NoticeSchema = new Schema(
@@ -30,10 +32,12 @@ const NoticeSchema = new Schema(
 		view: { type: Schema.Types.Mixed, required: true },
 		signals: { type: Schema.Types.Mixed, default: null },
 		seq: { type: Number, required: true },
+		bucket: { type: Number, default: null },
 	},
 	{ versionKey: false, minimize: false },
 );
 NoticeSchema.index({ seq: 1 });
+NoticeSchema.index({ bucket: 1 });
 
 const ResultSchema = new Schema(
 	{
