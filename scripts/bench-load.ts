@@ -6,7 +6,7 @@ import type { BrokerOptions, ServiceBroker } from "moleculer";
 import { createBroker } from "../shared/broker.ts";
 import { resetConfig } from "../shared/config.ts";
 import { mintDevIdToken } from "../shared/dev-issuer.ts";
-import { waitFor } from "../test/support/processes.ts";
+import { localTransporter, waitFor } from "../test/support/processes.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
 
 // npm run bench:load [-- --url http://127.0.0.1:3000 --rate 100 --duration 20 --connections 50]
@@ -206,7 +206,7 @@ async function measure(companies: Company[]): Promise<void> {
 // Main, after the declarations above.
 let cluster: Cluster | undefined;
 let base = URL_ARG;
-let transporter = process.env.TRANSPORTER || process.env.NATS_URL || "nats://127.0.0.1:4222";
+let transporter = localTransporter();
 let namespace = process.env.NAMESPACE || "oms";
 if (!URL_ARG) {
 	const run = randomBytes(3).toString("hex");

@@ -14,7 +14,6 @@ resetConfig();
 const cluster = await startCluster({
 	port: num(process.env.PORT, 3000),
 	opsPortBase,
-	transporter: process.env.TRANSPORTER || process.env.NATS_URL || "nats://127.0.0.1:4222",
 	namespace: process.env.NAMESPACE || "oms",
 });
 process.stderr.write(`cluster: starting ${cluster.members.length} processes (namespace ${cluster.namespace}, ${cluster.transporter})\n${cluster.table()}\n`);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { BrokerOptions, ServiceBroker } from "moleculer";
 import { createBroker } from "../shared/broker.ts";
-import { freePort, startServiceProcess, waitFor, type ServiceProcess } from "../test/support/processes.ts";
+import { freePort, localTransporter, startServiceProcess, waitFor, type ServiceProcess } from "../test/support/processes.ts";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./cluster-proxy.ts";
 
 // The multi-process shape on one machine: each service its own process over NATS (two
@@ -96,7 +96,7 @@ const STABLE_AFTER_MS = 30_000;
 
 export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 	const layout = o.layout ?? FULL_LAYOUT;
-	const transporter = o.transporter ?? process.env.TRANSPORTER ?? process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+	const transporter = o.transporter ?? localTransporter();
 	const namespace = o.namespace ?? `oms-cluster-${randomBytes(3).toString("hex")}`;
 	const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
 	const restart = o.restart ?? true;

@@ -76,15 +76,10 @@ case "$cmd" in
     services_up
     exec node --import tsx services/main.ts "$@"
     ;;
-  start-cluster)
+  start-cluster | test-cluster)
     say "node $node_version"
     services_up
-    exec node --import tsx scripts/cluster-start.ts "$@"
-    ;;
-  test-cluster)
-    say "node $node_version"
-    services_up
-    exec node --import tsx scripts/cluster-test.ts "$@"
+    exec node --import tsx "scripts/cluster-${cmd%-cluster}.ts" "$@"
     ;;
   test)
     say "node $node_version"

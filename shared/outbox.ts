@@ -103,13 +103,11 @@ export class Outbox<D extends object> {
 
 	/** Marks a version done, unless a newer request has replaced it meanwhile. */
 	async markDone(id: string, version: string): Promise<boolean> {
-		const r = await this.o.model.updateOne({ _id: id, [`${this.field}.requested`]: version }, { $set: { [`${this.field}.done`]: version, [`${this.field}.pending`]: false } });
-		return r.modifiedCount > 0 || r.matchedCount > 0;
+		return (await this.markManyDone([{ id, version }])) > 0;
 	}
 
-	/** markDone for many (id, version) pairs in one database request. */
+	/** markDone for many (id, version) pairs, in commands of a few statements (bulkUpdate); answers how many matched. */
 	async markManyDone(items: ReadonlyArray<{ id: string; version: string }>): Promise<number> {
-		if (items.length === 0) return 0;
 		const f = this.field;
 		return bulkUpdate(
 			this.o.model,

@@ -8,7 +8,7 @@ import { scorePair } from "./method/score-pair.ts";
 import { scoreNoticeForTenant } from "./method/score-tenant.ts";
 import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.ts";
 import type { Model } from "mongoose";
-import type { IndexedNotice, IndexedProduct, MatchingModels, ResultDoc } from "./models.ts";
+import type { MatchingModels, ResultDoc } from "./models.ts";
 import { activeRules, applyRules, viewFeatureIds, type ActiveRule } from "./rules/apply.ts";
 import { extractSignals } from "./signals/extract.ts";
 import type { ProductIndexView } from "../../shared/contract/indexing.ts";
@@ -42,7 +42,6 @@ export class MatchingEngine {
 	/** One product index per company: a notice is matched company by company, as workers shard them. */
 	private products = new Map<string, ProductIndex>();
 	private notices = new NoticeIndex();
-	private noticeSignals = new Map<string, Signals>();
 	private productSeq = 0;
 	private noticeSeq = 0;
 	/** The seq each document had when this process took it in: the overlap window re-reads only changes. */
@@ -56,7 +55,7 @@ export class MatchingEngine {
 
 	/** Catches the in-memory indexes up with what any process stored since the last sync. */
 	async sync(): Promise<void> {
-		const products = (await this.changedSince(this.m.products as never, this.productSeq, this.seenProducts)) as IndexedProduct[];
+		const products = await this.changedSince(this.m.products, this.productSeq, this.seenProducts);
 		for (const p of products) {
 			let index = this.products.get(p.tenant_id);
 			if (!index) this.products.set(p.tenant_id, (index = new ProductIndex()));
@@ -65,11 +64,10 @@ export class MatchingEngine {
 			this.productSeq = Math.max(this.productSeq, p.seq);
 			this.seenProducts.set(p._id, p.seq);
 		}
-		const notices = (await this.changedSince(this.m.notices as never, this.noticeSeq, this.seenNotices)) as IndexedNotice[];
+		const notices = await this.changedSince(this.m.notices, this.noticeSeq, this.seenNotices);
 		for (const n of notices) {
 			if (n.open) {
 				this.notices.upsert(n.view as NoticeView);
-				this.noticeSignals.set(n._id, n.signals as Signals);
 			} else {
 				this.notices.remove(n._id);
 			}
@@ -83,8 +81,8 @@ export class MatchingEngine {
 	 * after this one read a larger): ids and seqs first, then only the documents not yet taken
 	 * in at that seq, so a batch that shares one seq is not read again on every sync.
 	 */
-	private async changedSince(model: Model<{ _id: string; seq: number }>, seq: number, seen: ReadonlyMap<string, number>): Promise<unknown[]> {
-		if (seq === 0) return model.find().sort({ seq: 1 }).lean(); // the first sync takes everything
+	private async changedSince<T extends { _id: string; seq: number }>(model: Model<T>, seq: number, seen: ReadonlyMap<string, number>): Promise<T[]> {
+		if (seq === 0) return model.find().sort({ seq: 1 }).lean<T[]>(); // the first sync takes everything
 		// FerretDB answers a range filter by reading the whole collection and an equality filter
 		// from its index: recent changes are read bucket by bucket (usually one or two).
 		const from = seqBucket(seq - SYNC_OVERLAP_MS);
@@ -92,10 +90,10 @@ export class MatchingEngine {
 		const buckets = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 		const recent =
 			buckets.length <= MAX_SYNC_BUCKETS
-				? (await Promise.all(buckets.map((b) => model.find({ bucket: b }, { seq: 1 }).lean()))).flat().filter((d) => d.seq >= seq - SYNC_OVERLAP_MS)
-				: await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean(); // long idle: one full read
+				? (await Promise.all(buckets.map((b) => model.find({ bucket: b }, { seq: 1 }).lean<T[]>()))).flat().filter((d) => d.seq >= seq - SYNC_OVERLAP_MS)
+				: await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean<T[]>(); // long idle: one full read
 		const fresh = recent.filter((d) => seen.get(d._id) !== d.seq).map((d) => d._id);
-		return fresh.length ? model.find({ _id: { $in: fresh } }).sort({ seq: 1 }).lean() : [];
+		return fresh.length ? model.find({ _id: { $in: fresh } }).sort({ seq: 1 }).lean<T[]>() : [];
 	}
 
 	/**

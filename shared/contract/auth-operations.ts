@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiKey, ApiKeyIdPath, ApiKeyList, CreateApiKeyBody, CreatedApiKey, Me, SessionRecord } from "./auth.ts";
+import { ApiKeyIdPath, ApiKeyList, CreateApiKeyBody, CreatedApiKey, Me, SessionRecord } from "./auth.ts";
 import { defineOperation } from "./operation.ts";
 import { ScopeList } from "./scopes.ts";
 

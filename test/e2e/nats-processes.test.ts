@@ -1,18 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropTestDatabases } from "../support/stack.ts";
-import { cli, freePort, startServiceProcess, waitFor, type ServiceProcess } from "../support/processes.ts";
+import { cli, freePort, natsProcessEnv, startServiceProcess, waitFor, type ServiceProcess } from "../support/processes.ts";
 
 // The gateway and auth-keys as separate processes talking over the real NATS server.
 
-const env = {
-	TRANSPORTER: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
-	NAMESPACE: `t-${randomBytes(4).toString("hex")}`,
-	MONGO_DB_PREFIX: process.env.MONGO_DB_PREFIX!,
-	REDIS_PREFIX: process.env.REDIS_PREFIX!,
-	LOG_LEVEL: "warn",
-	NODE_ENV: "test",
-};
+const env = natsProcessEnv({ LOG_LEVEL: "warn" });
 let port: number;
 let gateway: ServiceProcess;
 let authKeys: ServiceProcess;

@@ -2,23 +2,15 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueue, QUEUES, startWorker } from "../../shared/queue.ts";
 import { currentRequestId, withRequestId } from "../../shared/request-context.ts";
-import { freePort, startServiceProcess, waitFor, type ServiceProcess } from "../support/processes.ts";
+import { freePort, natsProcessEnv, startServiceProcess, waitFor, type ServiceProcess } from "../support/processes.ts";
 import { dropTestDatabases } from "../support/stack.ts";
 
 // Request ids: the gateway keeps a plain client-sent X-Request-Id or mints one, answers it on
 // every response, and every log line written for the request carries it, in each process the
 // request crosses (gateway and auth-keys here, over the real NATS server, logging JSON lines).
 
-const env = {
-	TRANSPORTER: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
-	NAMESPACE: `t-${randomBytes(4).toString("hex")}`,
-	MONGO_DB_PREFIX: process.env.MONGO_DB_PREFIX!,
-	REDIS_PREFIX: process.env.REDIS_PREFIX!,
-	// Moleculer logs each request it sends and receives at debug: lines from both sides.
-	LOG_LEVEL: "debug",
-	LOG_PRETTY: "false",
-	NODE_ENV: "test",
-};
+// Moleculer logs each request it sends and receives at debug: lines from both sides.
+const env = natsProcessEnv({ LOG_LEVEL: "debug", LOG_PRETTY: "false" });
 
 interface LogLine {
 	msg?: string;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
@@ -22,6 +23,24 @@ export interface ServiceProcess {
 	child: ChildProcess;
 	output(): string;
 	stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** The NATS to join unless told otherwise: TRANSPORTER, else NATS_URL, else the local server. */
+export const localTransporter = (): string => process.env.TRANSPORTER || process.env.NATS_URL || "nats://127.0.0.1:4222";
+
+/**
+ * Environment of a service process that joins this test file's processes over NATS: its own
+ * namespace, and the file's databases and Redis prefix.
+ */
+export function natsProcessEnv(extra: Record<string, string> = {}): Record<string, string> {
+	return {
+		TRANSPORTER: localTransporter(),
+		NAMESPACE: `t-${randomBytes(4).toString("hex")}`,
+		MONGO_DB_PREFIX: process.env.MONGO_DB_PREFIX!,
+		REDIS_PREFIX: process.env.REDIS_PREFIX!,
+		NODE_ENV: "test",
+		...extra,
+	};
 }
 
 /** Output kept per process for failure reports (the tail; a long-running cluster must not grow without bound). */

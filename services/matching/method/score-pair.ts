@@ -4,7 +4,7 @@ import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { type ProductProfile, productProfile } from "./product-profile.ts";
 import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
-import { GENERIC, STOPWORDS, hasDigit, isNumeric, normalizeText, stem } from "./text.ts";
+import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem } from "./text.ts";
 import { conflictingAttributes } from "./vocabulary.ts";
 import type { NoticeView, PairScore, ProductView, RationaleEntry } from "./types.ts";
 import { FACTORS, POINTS } from "./weights.ts";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RuleType } from "../../../shared/contract/settings.ts";
 import { isDuplicateKeyError } from "../../../shared/mongo.ts";
 import { newRequest } from "../../../shared/outbox.ts";
-import { featureId, isFamilyKey, type Feature } from "./features.ts";
+import { isFamilyKey, type Feature } from "./features.ts";
 import type { EvidenceDoc, RuleDoc, RuleModels } from "./models.ts";
 
 // When evidence becomes a rule, and what a rule learned from evidence looks like. The decision
