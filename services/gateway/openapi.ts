@@ -34,14 +34,18 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
 	return s;
 }
 
-/** Every schema with a `.meta({id})`, as components; requests in their input form. */
+/**
+ * Every schema with a `.meta({id})`, as components; requests in their input form. Sorted by
+ * id: the registry's order is the order modules were imported in, which differs between a
+ * process with every service and a gateway alone, and the document must not.
+ */
 function components(): Record<string, Json> {
 	const pass = (io: "input" | "output") =>
 		z.toJSONSchema(z.globalRegistry, { io, target: "draft-2020-12", unrepresentable: "any", uri: ref }).schemas as Record<string, Json>;
 	const out = pass("output");
 	const inp = pass("input");
 	const all: Record<string, Json> = {};
-	for (const id of Object.keys(out)) {
+	for (const id of Object.keys(out).sort()) {
 		const s = { ...(id.endsWith("Request") ? inp[id] : out[id]) };
 		delete s.$schema;
 		delete s.$id;

@@ -424,60 +424,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Error: {
-            /** @enum {string} */
-            error: "unauthorized" | "forbidden" | "no_membership" | "membership_disabled" | "unverified_email" | "identity_conflict" | "insufficient_scope" | "validation_failed" | "not_found" | "missing_file" | "unsupported_type" | "file_too_large" | "empty_document" | "unreadable_document" | "context_doc_cap_reached" | "rule_cap_reached" | "already_reverted" | "superseded" | "already_exists" | "partner_not_authorized" | "invalid_import" | "rate_limited" | "internal";
-            message: string;
-            requestId: string;
-            issues?: {
-                path: string;
-                code: string;
-                message: string;
-            }[];
-            issue_count?: number;
-        };
-        ScopeListItem: {
-            /** @enum {string} */
-            value: "opportunities:read" | "opportunities:write" | "profile:read" | "profile:write" | "settings:read" | "settings:write" | "dashboard:read";
-            label: string;
-            description: string;
-        };
-        ScopeList: {
-            scopes: components["schemas"]["ScopeListItem"][];
-        };
-        Membership: {
-            tenantId: string;
-            tenantName: string | null;
-        };
-        SessionRecord: {
-            user: {
-                email: string | null;
-            };
-            tenant: {
-                id: string;
-                name: string | null;
-            };
-            /** @description Every company the account can act for */
-            memberships: components["schemas"]["Membership"][];
-        };
-        Me: {
-            user: {
-                id: string;
-                email: string | null;
-            };
-            tenant: {
-                id: string;
-                name: string | null;
-            };
-            memberships: components["schemas"]["Membership"][];
-            credential: {
-                /** @enum {string} */
-                kind: "api_key" | "session";
-                api_key_id: string | null;
-                /** @description What this credential may do; a browser session holds every scope */
-                scopes: ("opportunities:read" | "opportunities:write" | "profile:read" | "profile:write" | "settings:read" | "settings:write" | "dashboard:read")[];
-            };
-        };
+        /**
+         * @description Which amendments of already notified opportunities the next digest reports: `all`; `positive_only` (only when the match still scores at or above digest_min_score); `none`
+         * @enum {string}
+         */
+        AmendmentNotificationPolicy: "all" | "positive_only" | "none";
         ApiKey: {
             id: string;
             name: string;
@@ -493,180 +444,29 @@ export interface components {
         ApiKeyList: {
             keys: components["schemas"]["ApiKey"][];
         };
-        CreateApiKeyRequest: {
-            /** @description 1 to 100 characters */
-            name: string;
-            /**
-             * @description Values from the scope vocabulary; an empty list grants nothing
-             * @default []
-             */
-            scopes?: ("opportunities:read" | "opportunities:write" | "profile:read" | "profile:write" | "settings:read" | "settings:write" | "dashboard:read")[];
-            /**
-             * @description UTC with trailing Z; null or absent means no expiry
-             * @default null
-             */
-            expiresAt?: string | null;
+        AskAnswer: {
+            /** @description Plain text grounded in the notice, its extraction and the company profile; says so plainly when the notice does not state something */
+            answer: string;
+            /** @description The model that composed the answer, e.g. `oms-extractive-1` for the built-in offline answerer */
+            model: string;
         };
-        CreatedApiKey: {
-            key: components["schemas"]["ApiKey"];
-            /** @description Shown only here: only its SHA-256 hash is stored */
-            secret: string;
+        AskRequest: {
+            /** @description The question about this solicitation, 1 to 2000 characters */
+            question: string;
+            /** @description Earlier turns, oldest first, alternating user and assistant and starting with a user turn; at most 50. Only the most recent 6 turns are used. */
+            history?: components["schemas"]["AskTurn"][];
         };
-        /**
-         * @description `carried`: stocked and represented; `catalog`: available to quote
-         * @enum {string}
-         */
-        RepStatus: "carried" | "catalog";
-        /**
-         * @description `discontinued` products stop influencing matching; products are never deleted
-         * @enum {string}
-         */
-        ProductStatus: "active" | "discontinued";
-        ManufacturerPartner: {
-            id: string;
-            name: string;
-            /** @description Whether the company is currently an authorized reseller for this manufacturer */
-            authorized: boolean;
-            /** @description Free text */
-            relationship: string | null;
-            source_url: string | null;
-            active_product_count: number;
-            discontinued_product_count: number;
-            /** Format: date-time */
-            created_at: string;
-        };
-        ManufacturerPartnerList: {
-            /** @description Ordered by name */
-            partners: components["schemas"]["ManufacturerPartner"][];
-        };
-        CreatePartnerRequest: {
-            /** @description The name as it should appear on the company profile, 1 to 200 characters */
-            name: string;
-            /** @description Free text, 1 to 200 characters, e.g. `Gold partner` */
-            relationship?: string;
-            /**
-             * Format: uri
-             * @description An http or https URL, at most 2048 characters
-             */
-            source_url?: string;
-        };
-        UpdatePartnerRequest: {
-            /** @description false de-authorizes the partner: its products stop influencing matching and no product can be created under it; true re-authorizes it (discontinued products stay discontinued) */
-            authorized?: boolean;
-            /** @description 1 to 200 characters; null clears it */
-            relationship?: string | null;
-        };
-        Product: {
-            id: string;
-            /** @description One of the company's manufacturer partners */
-            oem_partner_id: string;
-            /** @description The partner's name, joined on for display */
-            oem_name: string;
-            name: string;
-            model: string | null;
-            description: string | null;
-            commodity_codes: string[];
-            /** @description Free-form technical attributes, returned verbatim */
-            specs: {
-                [key: string]: unknown;
-            };
-            rep_status: components["schemas"]["RepStatus"];
-            status: components["schemas"]["ProductStatus"];
-            /** @description How the product entered the catalog: `api` (created one by one) or `import` (bulk import); null when unknown */
-            source: string | null;
-            source_url: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        ProductList: {
-            items: components["schemas"]["Product"][];
-            /** @description Pass as `cursor` to get the following page; null on the last page */
-            nextCursor: string | null;
-        };
-        CreateProductRequest: {
-            /**
-             * Format: uuid
-             * @description One of the company's manufacturer partners; it must be authorized
-             */
-            oem_partner_id: string;
-            /** @description 1 to 200 characters (surrounding spaces are trimmed) */
-            name: string;
-            /** @default null */
-            model?: string | null;
-            /** @default null */
-            description?: string | null;
-            /**
-             * @description At most 50 commodity codes
-             * @default []
-             */
-            commodity_codes?: string[];
-            /** @description Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole numbers such as `"10"` come first, in ascending order). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object's scalar members one level down as `parent.child`, each key and value cut to 100 characters. */
-            specs?: {
-                [key: string]: unknown;
-            };
-            /** @default carried */
-            rep_status?: components["schemas"]["RepStatus"];
-            /** @default null */
-            source_url?: string | null;
-        };
-        UpdateProductRequest: {
-            /**
-             * Format: uuid
-             * @description Moves the product to another of the company's partners
-             */
-            oem_partner_id?: string;
-            /** @description 1 to 200 characters (surrounding spaces are trimmed) */
-            name?: string;
-            /** @description 1 to 100 characters; null clears it */
-            model?: string | null;
-            /** @description 1 to 4000 characters; null clears it */
-            description?: string | null;
-            /** @description Replaces the whole list; at most 50 codes */
-            commodity_codes?: string[];
-            /** @description Replaces the whole object (stored verbatim; bounds as on creation) */
-            specs?: {
-                [key: string]: unknown;
-            };
-            rep_status?: components["schemas"]["RepStatus"];
-            /** @description `discontinued` takes the product out of matching; `active` brings it back */
-            status?: components["schemas"]["ProductStatus"];
-            /** @description An http or https URL; null clears it */
-            source_url?: string | null;
-        };
-        /** @description Up to 5,000 product rows, either as this JSON array (Content-Type application/json) or as CSV (Content-Type text/csv) with a header line naming the columns. Columns/keys: partner (the partner's name), name, model, description, commodity_codes (in CSV separated by `;`), specs (in CSV a JSON object as text), rep_status, status, source_url; only partner and name are required. Each row is validated and created on its own: see the ProductImportRow schema. */
-        ImportProductsRequest: {
-            [key: string]: unknown;
-        }[];
-        /** @enum {string} */
-        ImportRowOutcome: "created" | "already_exists" | "invalid";
-        ImportRowResult: {
-            /** @description CSV: the line the row starts on (the header is line 1). JSON: the row's 1-based position in the array */
-            line: number;
-            outcome: components["schemas"]["ImportRowOutcome"];
-            /** @description The created product, or the existing one for already_exists; null for invalid rows */
-            product_id: string | null;
-            /** @description Why an invalid row was refused; paths are relative to the row (e.g. `name`, `commodity_codes.3`). Codes are those of validation_failed, plus unknown_partner (no partner of that name), partner_not_authorized, column_count (a CSV record with more or fewer cells than the header) and invalid_json (CSV specs that are not JSON). Empty otherwise */
-            issues: {
-                path: string;
-                code: string;
-                message: string;
-            }[];
-        };
-        ImportResult: {
-            total: number;
-            created: number;
-            already_exists: number;
-            invalid: number;
-            /** @description One entry per row, in file order */
-            rows: components["schemas"]["ImportRowResult"][];
+        AskTurn: {
+            /** @enum {string} */
+            role: "user" | "assistant";
+            /** @description 1 to 4000 characters */
+            text: string;
         };
         /**
-         * @description A set-aside status the company holds (US federal programmes)
+         * @description Who may bid: `open` (full and open competition), a set-aside (`small_business`, `8a`, `hubzone`, `sdvosb`, `wosb`, `other_set_aside`), `restricted` (sole source, brand-name only or incumbent) or `unknown`
          * @enum {string}
          */
-        SetAside: "small_business" | "8a" | "hubzone" | "sdvosb" | "wosb";
+        BidEligibility: "open" | "small_business" | "8a" | "hubzone" | "sdvosb" | "wosb" | "other_set_aside" | "restricted" | "unknown";
         Certification: {
             /** @description e.g. `ISO 9001`, `TAA`, `FIPS 140-2` */
             name: string;
@@ -695,102 +495,233 @@ export interface components {
             /** @description null until the profile is first changed */
             updated_at: string | null;
         };
-        /** @description Any non-empty subset of the fields; a list given replaces the stored list. manufacturer_partners is read-only (managed through /products/partners); unknown fields are refused. */
-        UpdateProfileRequest: {
-            /** @description 1 to 200 characters */
-            company_name?: string;
-            /** @description Replaces the whole list; at most 50 */
-            certifications?: components["schemas"]["CertificationInput"][];
-            /** @description Replaces the whole list */
-            set_asides?: components["schemas"]["SetAside"][];
-            /** @description Replaces the whole list; at most 100 codes of 2 to 6 digits */
-            naics_codes?: string[];
-            /** @description Replaces the whole list; at most 100 */
-            places_served?: string[];
+        CreateApiKeyRequest: {
+            /** @description 1 to 100 characters */
+            name: string;
+            /**
+             * @description Values from the scope vocabulary; an empty list grants nothing
+             * @default []
+             */
+            scopes?: ("opportunities:read" | "opportunities:write" | "profile:read" | "profile:write" | "settings:read" | "settings:write" | "dashboard:read")[];
+            /**
+             * @description UTC with trailing Z; null or absent means no expiry
+             * @default null
+             */
+            expiresAt?: string | null;
         };
-        /**
-         * @description The company's pipeline: `new` (matched, not yet sent in a digest), `notified` (sent in a digest), `interested` (feedback relevant), `dismissed` (feedback not relevant, not eligible or wrong product), `expired` (closed at the source before any action). Archiving is separate (archived_at).
-         * @enum {string}
-         */
-        OpportunityStatus: "new" | "notified" | "interested" | "dismissed" | "expired";
-        /**
-         * @description The notice's state at its source: `open`, `closed` (deadline passed), `cancelled`, `awarded`
-         * @enum {string}
-         */
-        SourceStatus: "open" | "closed" | "cancelled" | "awarded";
-        /**
-         * @description What set the score: `matcher` (computed), `rule` (changed by an active learned rule), `feedback`
-         * @enum {string}
-         */
-        ScoreSource: "matcher" | "rule" | "feedback";
-        /**
-         * @description `heuristic` (the built-in extractor) or `llm` (a language model)
-         * @enum {string}
-         */
-        SignalSource: "heuristic" | "llm";
-        /**
-         * @description Who may bid: `open` (full and open competition), a set-aside (`small_business`, `8a`, `hubzone`, `sdvosb`, `wosb`, `other_set_aside`), `restricted` (sole source, brand-name only or incumbent) or `unknown`
-         * @enum {string}
-         */
-        BidEligibility: "open" | "small_business" | "8a" | "hubzone" | "sdvosb" | "wosb" | "other_set_aside" | "restricted" | "unknown";
-        /**
-         * @description What is really being bought: `goods`, `services`, `construction`, `mixed` or `unknown`
-         * @enum {string}
-         */
-        ProcurementNature: "goods" | "services" | "construction" | "mixed" | "unknown";
+        CreatePartnerRequest: {
+            /** @description The name as it should appear on the company profile, 1 to 200 characters */
+            name: string;
+            /** @description Free text, 1 to 200 characters, e.g. `Gold partner` */
+            relationship?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, at most 2048 characters
+             */
+            source_url?: string;
+        };
+        CreateProductRequest: {
+            /**
+             * Format: uuid
+             * @description One of the company's manufacturer partners; it must be authorized
+             */
+            oem_partner_id: string;
+            /** @description 1 to 200 characters (surrounding spaces are trimmed) */
+            name: string;
+            /** @default null */
+            model?: string | null;
+            /** @default null */
+            description?: string | null;
+            /**
+             * @description At most 50 commodity codes
+             * @default []
+             */
+            commodity_codes?: string[];
+            /** @description Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole numbers such as `"10"` come first, in ascending order). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object's scalar members one level down as `parent.child`, each key and value cut to 100 characters. */
+            specs?: {
+                [key: string]: unknown;
+            };
+            /** @default carried */
+            rep_status?: components["schemas"]["RepStatus"];
+            /** @default null */
+            source_url?: string | null;
+        };
+        CreatedApiKey: {
+            key: components["schemas"]["ApiKey"];
+            /** @description Shown only here: only its SHA-256 hash is stored */
+            secret: string;
+        };
+        Dashboard: {
+            /** @description Opportunities that are not archived, per status */
+            counts_by_status: {
+                new: number;
+                notified: number;
+                interested: number;
+                dismissed: number;
+                expired: number;
+            };
+            /** @description Archived opportunities */
+            archived: number;
+            /** @description Opportunities that are not archived, per score band */
+            counts_by_score_band: {
+                /** @description score 80 to 100 */
+                high: number;
+                /** @description score 60 to under 80 */
+                medium: number;
+                /** @description score 40 to under 60 */
+                low: number;
+                /** @description score under 40 */
+                very_low: number;
+                /** @description no score */
+                unscored: number;
+            };
+            /** @description Opportunities not archived, dismissed or expired whose deadline falls between now and 7 (30) days from now */
+            upcoming_deadlines: {
+                next_7_days: number;
+                /** @description Includes those of the next 7 days */
+                next_30_days: number;
+            };
+            /** @description One entry per configured source */
+            last_ingestion: components["schemas"]["SourceIngestion"][];
+            /** Format: date-time */
+            generated_at: string;
+        };
+        Error: {
+            /** @enum {string} */
+            error: "unauthorized" | "forbidden" | "no_membership" | "membership_disabled" | "unverified_email" | "identity_conflict" | "insufficient_scope" | "validation_failed" | "not_found" | "missing_file" | "unsupported_type" | "file_too_large" | "empty_document" | "unreadable_document" | "context_doc_cap_reached" | "rule_cap_reached" | "already_reverted" | "superseded" | "already_exists" | "partner_not_authorized" | "invalid_import" | "rate_limited" | "internal";
+            message: string;
+            requestId: string;
+            issues?: {
+                path: string;
+                code: string;
+                message: string;
+            }[];
+            issue_count?: number;
+        };
+        Feedback: {
+            id: string;
+            opportunity_id: string;
+            verdict: components["schemas"]["FeedbackVerdict"];
+            reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description When a later verdict on the same opportunity replaced this one; null while it is the current verdict */
+            superseded_at: string | null;
+            /** @description The opportunity's status after this verdict */
+            opportunity_status: components["schemas"]["OpportunityStatus"];
+        };
+        FeedbackRequest: {
+            verdict: components["schemas"]["FeedbackVerdict"];
+            /** @description Free text, 1 to 2000 characters */
+            reason?: string;
+        };
         /**
          * @description `relevant` moves the opportunity to interested; `not_relevant`, `not_eligible` and `wrong_product` move it to dismissed and feed learned rules
          * @enum {string}
          */
         FeedbackVerdict: "relevant" | "not_relevant" | "not_eligible" | "wrong_product";
-        OpportunitySummary: {
+        /** @description Up to 5,000 product rows, either as this JSON array (Content-Type application/json) or as CSV (Content-Type text/csv) with a header line naming the columns. Columns/keys: partner (the partner's name), name, model, description, commodity_codes (in CSV separated by `;`), specs (in CSV a JSON object as text), rep_status, status, source_url; only partner and name are required. Each row is validated and created on its own: see the ProductImportRow schema. */
+        ImportProductsRequest: {
+            [key: string]: unknown;
+        }[];
+        ImportResult: {
+            total: number;
+            created: number;
+            already_exists: number;
+            invalid: number;
+            /** @description One entry per row, in file order */
+            rows: components["schemas"]["ImportRowResult"][];
+        };
+        /** @enum {string} */
+        ImportRowOutcome: "created" | "already_exists" | "invalid";
+        ImportRowResult: {
+            /** @description CSV: the line the row starts on (the header is line 1). JSON: the row's 1-based position in the array */
+            line: number;
+            outcome: components["schemas"]["ImportRowOutcome"];
+            /** @description The created product, or the existing one for already_exists; null for invalid rows */
+            product_id: string | null;
+            /** @description Why an invalid row was refused; paths are relative to the row (e.g. `name`, `commodity_codes.3`). Codes are those of validation_failed, plus unknown_partner (no partner of that name), partner_not_authorized, column_count (a CSV record with more or fewer cells than the header) and invalid_json (CSV specs that are not JSON). Empty otherwise */
+            issues: {
+                path: string;
+                code: string;
+                message: string;
+            }[];
+        };
+        LearnedRule: {
             id: string;
-            /** @description The solicitation's identifier at its source */
-            rfp_id: string;
-            title: string;
-            issuing_body: string;
-            /** @description The feed the notice came from, e.g. `sam.gov`, `ted`, or an OCDS publisher */
-            source: string;
-            status: components["schemas"]["OpportunityStatus"];
+            rule_type: components["schemas"]["RuleType"];
+            /** @description What the rule does, in words */
+            description: string;
+            /** @description How many feedback verdicts support it */
+            evidence_count: number;
             /** Format: date-time */
-            discovered_at: string;
-            source_status: components["schemas"]["SourceStatus"];
-            /** @description Response deadline (UTC); null when the notice states none */
-            deadline?: string | null;
-            /** @description Estimated contract value in `currency`; null when not stated */
-            estimated_value?: number | null;
-            /** @description ISO 4217 code of estimated_value, e.g. `USD`; null when unknown */
-            currency?: string | null;
-            /** @description Match score 0 to 100; null when not scored */
-            score?: number | null;
-            score_source?: components["schemas"]["ScoreSource"];
-            /** @description When it was archived; null when not archived */
-            archived_at?: string | null;
-            /** @description Name of the best-matching product; null when none */
-            product_match_name?: string | null;
+            created_at: string;
+            /** @description Only active rules change scores; switching a rule off restores the scores it changed */
+            active: boolean;
         };
-        /** @description What the notice demands, as extracted from its text */
-        OpportunitySignals: {
-            bid_eligibility: components["schemas"]["BidEligibility"];
-            /** @description The buyer wants to buy from the manufacturer or an authorized reseller */
-            requires_manufacturer: boolean;
-            /** @description The buyer demands proof of OEM authorization (letter of authorization, authorized reseller proof) */
-            requires_oem_documentation: boolean;
-            /** @description Normalized names, e.g. `ISO 9001`, `TAA`, `Section 508`, `FIPS 140-2` */
-            mandatory_certifications: string[];
-            /** @description What is really being bought, in a few words */
-            actual_product_category: string;
-            /** @description Two or three sentences taken from the notice */
-            summary: string;
-            procurement_nature: components["schemas"]["ProcurementNature"];
+        LearnedRuleList: {
+            /** @description Newest first */
+            rules: components["schemas"]["LearnedRule"][];
         };
-        RationaleItem: {
-            /** @description A readable feature name, e.g. `exact_model_mention`, `oem_mention`, `code_agreement`, `services_nature`, `learned_rule` */
-            feature: string;
-            /** @description How much it moved the score (negative lowers it) */
-            points: number;
-            /** @description What was found, e.g. the matched model number or code */
-            detail: string;
+        ManufacturerPartner: {
+            id: string;
+            name: string;
+            /** @description Whether the company is currently an authorized reseller for this manufacturer */
+            authorized: boolean;
+            /** @description Free text */
+            relationship: string | null;
+            source_url: string | null;
+            active_product_count: number;
+            discontinued_product_count: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ManufacturerPartnerList: {
+            /** @description Ordered by name */
+            partners: components["schemas"]["ManufacturerPartner"][];
+        };
+        Me: {
+            user: {
+                id: string;
+                email: string | null;
+            };
+            tenant: {
+                id: string;
+                name: string | null;
+            };
+            memberships: components["schemas"]["Membership"][];
+            credential: {
+                /** @enum {string} */
+                kind: "api_key" | "session";
+                api_key_id: string | null;
+                /** @description What this credential may do; a browser session holds every scope */
+                scopes: ("opportunities:read" | "opportunities:write" | "profile:read" | "profile:write" | "settings:read" | "settings:write" | "dashboard:read")[];
+            };
+        };
+        Membership: {
+            tenantId: string;
+            tenantName: string | null;
+        };
+        NotificationSettings: {
+            /** @description ISO weekdays, 1 (Monday) to 7 (Sunday), ascending; empty pauses the digest */
+            digest_days: number[];
+            /** @description Local hour of the digest in digest_tz, 0 to 23 */
+            digest_hour: number;
+            /** @description IANA time zone name */
+            digest_tz: string;
+            /** @description Only opportunities scoring at least this are sent */
+            digest_min_score: number;
+            /** @description At most this many opportunities per digest, best first */
+            digest_max_items: number;
+            /** @description Configured recipients (lower-cased, distinct); may be empty */
+            notification_emails: string[];
+            amendment_notification_policy: components["schemas"]["AmendmentNotificationPolicy"];
+            /** @description The addresses actually used: notification_emails, or the account contact email when that list is empty */
+            effective_recipients: string[];
+            /** @description When the last digest was sent; null if never */
+            last_digest_sent_at: string | null;
+            /** @description The next digest slot (UTC), honouring daylight-saving changes in digest_tz; null while digest_days is empty */
+            next_digest_at: string | null;
         };
         OpportunityDetail: {
             id: string;
@@ -834,41 +765,144 @@ export interface components {
             /** @description Pass as `cursor` (with the same filters and sort) to get the following page; null on the last page */
             nextCursor: string | null;
         };
-        FeedbackRequest: {
-            verdict: components["schemas"]["FeedbackVerdict"];
-            /** @description Free text, 1 to 2000 characters */
-            reason?: string;
+        /** @description What the notice demands, as extracted from its text */
+        OpportunitySignals: {
+            bid_eligibility: components["schemas"]["BidEligibility"];
+            /** @description The buyer wants to buy from the manufacturer or an authorized reseller */
+            requires_manufacturer: boolean;
+            /** @description The buyer demands proof of OEM authorization (letter of authorization, authorized reseller proof) */
+            requires_oem_documentation: boolean;
+            /** @description Normalized names, e.g. `ISO 9001`, `TAA`, `Section 508`, `FIPS 140-2` */
+            mandatory_certifications: string[];
+            /** @description What is really being bought, in a few words */
+            actual_product_category: string;
+            /** @description Two or three sentences taken from the notice */
+            summary: string;
+            procurement_nature: components["schemas"]["ProcurementNature"];
         };
-        Feedback: {
+        /**
+         * @description The company's pipeline: `new` (matched, not yet sent in a digest), `notified` (sent in a digest), `interested` (feedback relevant), `dismissed` (feedback not relevant, not eligible or wrong product), `expired` (closed at the source before any action). Archiving is separate (archived_at).
+         * @enum {string}
+         */
+        OpportunityStatus: "new" | "notified" | "interested" | "dismissed" | "expired";
+        OpportunitySummary: {
             id: string;
-            opportunity_id: string;
-            verdict: components["schemas"]["FeedbackVerdict"];
-            reason: string | null;
+            /** @description The solicitation's identifier at its source */
+            rfp_id: string;
+            title: string;
+            issuing_body: string;
+            /** @description The feed the notice came from, e.g. `sam.gov`, `ted`, or an OCDS publisher */
+            source: string;
+            status: components["schemas"]["OpportunityStatus"];
+            /** Format: date-time */
+            discovered_at: string;
+            source_status: components["schemas"]["SourceStatus"];
+            /** @description Response deadline (UTC); null when the notice states none */
+            deadline?: string | null;
+            /** @description Estimated contract value in `currency`; null when not stated */
+            estimated_value?: number | null;
+            /** @description ISO 4217 code of estimated_value, e.g. `USD`; null when unknown */
+            currency?: string | null;
+            /** @description Match score 0 to 100; null when not scored */
+            score?: number | null;
+            score_source?: components["schemas"]["ScoreSource"];
+            /** @description When it was archived; null when not archived */
+            archived_at?: string | null;
+            /** @description Name of the best-matching product; null when none */
+            product_match_name?: string | null;
+        };
+        /**
+         * @description What is really being bought: `goods`, `services`, `construction`, `mixed` or `unknown`
+         * @enum {string}
+         */
+        ProcurementNature: "goods" | "services" | "construction" | "mixed" | "unknown";
+        Product: {
+            id: string;
+            /** @description One of the company's manufacturer partners */
+            oem_partner_id: string;
+            /** @description The partner's name, joined on for display */
+            oem_name: string;
+            name: string;
+            model: string | null;
+            description: string | null;
+            commodity_codes: string[];
+            /** @description Free-form technical attributes, returned verbatim */
+            specs: {
+                [key: string]: unknown;
+            };
+            rep_status: components["schemas"]["RepStatus"];
+            status: components["schemas"]["ProductStatus"];
+            /** @description How the product entered the catalog: `api` (created one by one) or `import` (bulk import); null when unknown */
+            source: string | null;
+            source_url: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description When a later verdict on the same opportunity replaced this one; null while it is the current verdict */
-            superseded_at: string | null;
-            /** @description The opportunity's status after this verdict */
-            opportunity_status: components["schemas"]["OpportunityStatus"];
+            /** Format: date-time */
+            updated_at: string;
         };
-        AskTurn: {
+        ProductList: {
+            items: components["schemas"]["Product"][];
+            /** @description Pass as `cursor` to get the following page; null on the last page */
+            nextCursor: string | null;
+        };
+        /**
+         * @description `discontinued` products stop influencing matching; products are never deleted
+         * @enum {string}
+         */
+        ProductStatus: "active" | "discontinued";
+        RationaleItem: {
+            /** @description A readable feature name, e.g. `exact_model_mention`, `oem_mention`, `code_agreement`, `services_nature`, `learned_rule` */
+            feature: string;
+            /** @description How much it moved the score (negative lowers it) */
+            points: number;
+            /** @description What was found, e.g. the matched model number or code */
+            detail: string;
+        };
+        /**
+         * @description `carried`: stocked and represented; `catalog`: available to quote
+         * @enum {string}
+         */
+        RepStatus: "carried" | "catalog";
+        /**
+         * @description The feature repeated negative feedback shares: an issuing body, a category code, a phrase, a set-aside kind, or the services nature of a notice
+         * @enum {string}
+         */
+        RuleType: "issuing_body" | "category_code" | "phrase" | "set_aside" | "services_nature";
+        ScopeList: {
+            scopes: components["schemas"]["ScopeListItem"][];
+        };
+        ScopeListItem: {
             /** @enum {string} */
-            role: "user" | "assistant";
-            /** @description 1 to 4000 characters */
-            text: string;
+            value: "opportunities:read" | "opportunities:write" | "profile:read" | "profile:write" | "settings:read" | "settings:write" | "dashboard:read";
+            label: string;
+            description: string;
         };
-        AskRequest: {
-            /** @description The question about this solicitation, 1 to 2000 characters */
-            question: string;
-            /** @description Earlier turns, oldest first, alternating user and assistant and starting with a user turn; at most 50. Only the most recent 6 turns are used. */
-            history?: components["schemas"]["AskTurn"][];
+        /**
+         * @description What set the score: `matcher` (computed), `rule` (changed by an active learned rule), `feedback`
+         * @enum {string}
+         */
+        ScoreSource: "matcher" | "rule" | "feedback";
+        SessionRecord: {
+            user: {
+                email: string | null;
+            };
+            tenant: {
+                id: string;
+                name: string | null;
+            };
+            /** @description Every company the account can act for */
+            memberships: components["schemas"]["Membership"][];
         };
-        AskAnswer: {
-            /** @description Plain text grounded in the notice, its extraction and the company profile; says so plainly when the notice does not state something */
-            answer: string;
-            /** @description The model that composed the answer, e.g. `oms-extractive-1` for the built-in offline answerer */
-            model: string;
-        };
+        /**
+         * @description A set-aside status the company holds (US federal programmes)
+         * @enum {string}
+         */
+        SetAside: "small_business" | "8a" | "hubzone" | "sdvosb" | "wosb";
+        /**
+         * @description `heuristic` (the built-in extractor) or `llm` (a language model)
+         * @enum {string}
+         */
+        SignalSource: "heuristic" | "llm";
         SourceIngestion: {
             source: string;
             /** @description When ingestion from this source last ran; null if never */
@@ -878,67 +912,11 @@ export interface components {
             /** @description When ingestion from this source last succeeded; null if never */
             last_success_at: string | null;
         };
-        Dashboard: {
-            /** @description Opportunities that are not archived, per status */
-            counts_by_status: {
-                new: number;
-                notified: number;
-                interested: number;
-                dismissed: number;
-                expired: number;
-            };
-            /** @description Archived opportunities */
-            archived: number;
-            /** @description Opportunities that are not archived, per score band */
-            counts_by_score_band: {
-                /** @description score 80 to 100 */
-                high: number;
-                /** @description score 60 to under 80 */
-                medium: number;
-                /** @description score 40 to under 60 */
-                low: number;
-                /** @description score under 40 */
-                very_low: number;
-                /** @description no score */
-                unscored: number;
-            };
-            /** @description Opportunities not archived, dismissed or expired whose deadline falls between now and 7 (30) days from now */
-            upcoming_deadlines: {
-                next_7_days: number;
-                /** @description Includes those of the next 7 days */
-                next_30_days: number;
-            };
-            /** @description One entry per configured source */
-            last_ingestion: components["schemas"]["SourceIngestion"][];
-            /** Format: date-time */
-            generated_at: string;
-        };
         /**
-         * @description Which amendments of already notified opportunities the next digest reports: `all`; `positive_only` (only when the match still scores at or above digest_min_score); `none`
+         * @description The notice's state at its source: `open`, `closed` (deadline passed), `cancelled`, `awarded`
          * @enum {string}
          */
-        AmendmentNotificationPolicy: "all" | "positive_only" | "none";
-        NotificationSettings: {
-            /** @description ISO weekdays, 1 (Monday) to 7 (Sunday), ascending; empty pauses the digest */
-            digest_days: number[];
-            /** @description Local hour of the digest in digest_tz, 0 to 23 */
-            digest_hour: number;
-            /** @description IANA time zone name */
-            digest_tz: string;
-            /** @description Only opportunities scoring at least this are sent */
-            digest_min_score: number;
-            /** @description At most this many opportunities per digest, best first */
-            digest_max_items: number;
-            /** @description Configured recipients (lower-cased, distinct); may be empty */
-            notification_emails: string[];
-            amendment_notification_policy: components["schemas"]["AmendmentNotificationPolicy"];
-            /** @description The addresses actually used: notification_emails, or the account contact email when that list is empty */
-            effective_recipients: string[];
-            /** @description When the last digest was sent; null if never */
-            last_digest_sent_at: string | null;
-            /** @description The next digest slot (UTC), honouring daylight-saving changes in digest_tz; null while digest_days is empty */
-            next_digest_at: string | null;
-        };
+        SourceStatus: "open" | "closed" | "cancelled" | "awarded";
         /** @description Any non-empty subset of the settings; absent settings are left alone; unknown fields are refused. */
         UpdateNotificationSettingsRequest: {
             /** @description ISO weekdays 1 (Monday) to 7 (Sunday), unique, at most 7; stored sorted ascending; an empty list pauses the digest */
@@ -955,26 +933,48 @@ export interface components {
             notification_emails?: string[];
             amendment_notification_policy?: components["schemas"]["AmendmentNotificationPolicy"];
         };
-        /**
-         * @description The feature repeated negative feedback shares: an issuing body, a category code, a phrase, a set-aside kind, or the services nature of a notice
-         * @enum {string}
-         */
-        RuleType: "issuing_body" | "category_code" | "phrase" | "set_aside" | "services_nature";
-        LearnedRule: {
-            id: string;
-            rule_type: components["schemas"]["RuleType"];
-            /** @description What the rule does, in words */
-            description: string;
-            /** @description How many feedback verdicts support it */
-            evidence_count: number;
-            /** Format: date-time */
-            created_at: string;
-            /** @description Only active rules change scores; switching a rule off restores the scores it changed */
-            active: boolean;
+        UpdatePartnerRequest: {
+            /** @description false de-authorizes the partner: its products stop influencing matching and no product can be created under it; true re-authorizes it (discontinued products stay discontinued) */
+            authorized?: boolean;
+            /** @description 1 to 200 characters; null clears it */
+            relationship?: string | null;
         };
-        LearnedRuleList: {
-            /** @description Newest first */
-            rules: components["schemas"]["LearnedRule"][];
+        UpdateProductRequest: {
+            /**
+             * Format: uuid
+             * @description Moves the product to another of the company's partners
+             */
+            oem_partner_id?: string;
+            /** @description 1 to 200 characters (surrounding spaces are trimmed) */
+            name?: string;
+            /** @description 1 to 100 characters; null clears it */
+            model?: string | null;
+            /** @description 1 to 4000 characters; null clears it */
+            description?: string | null;
+            /** @description Replaces the whole list; at most 50 codes */
+            commodity_codes?: string[];
+            /** @description Replaces the whole object (stored verbatim; bounds as on creation) */
+            specs?: {
+                [key: string]: unknown;
+            };
+            rep_status?: components["schemas"]["RepStatus"];
+            /** @description `discontinued` takes the product out of matching; `active` brings it back */
+            status?: components["schemas"]["ProductStatus"];
+            /** @description An http or https URL; null clears it */
+            source_url?: string | null;
+        };
+        /** @description Any non-empty subset of the fields; a list given replaces the stored list. manufacturer_partners is read-only (managed through /products/partners); unknown fields are refused. */
+        UpdateProfileRequest: {
+            /** @description 1 to 200 characters */
+            company_name?: string;
+            /** @description Replaces the whole list; at most 50 */
+            certifications?: components["schemas"]["CertificationInput"][];
+            /** @description Replaces the whole list */
+            set_asides?: components["schemas"]["SetAside"][];
+            /** @description Replaces the whole list; at most 100 codes of 2 to 6 digits */
+            naics_codes?: string[];
+            /** @description Replaces the whole list; at most 100 */
+            places_served?: string[];
         };
         UpdateRuleRequest: {
             /** @description true switches the rule on, false off */
