@@ -17,6 +17,11 @@ export interface ProcessSpec {
 	/** SERVICES of the process. */
 	services: string;
 	count?: number;
+	/**
+	 * When it stops, lowest first (default: 0 for gateways, 2 otherwise). Processes whose jobs
+	 * call other services stop before those services, so their last jobs finish against them.
+	 */
+	stopStage?: number;
 }
 
 /** Every service on its own, with two gateways and two matching workers. */
@@ -25,9 +30,9 @@ export const FULL_LAYOUT: ProcessSpec[] = [
 	{ name: "auth-keys", services: "auth-keys" },
 	{ name: "opportunities", services: "opportunities" },
 	{ name: "catalog", services: "catalog" },
-	{ name: "matching", services: "matching", count: 2 },
-	{ name: "notifications", services: "notifications" },
-	{ name: "ask", services: "ask" },
+	{ name: "matching", services: "matching", count: 2, stopStage: 1 },
+	{ name: "notifications", services: "notifications", stopStage: 1 },
+	{ name: "ask", services: "ask", stopStage: 1 },
 ];
 
 export interface ClusterOptions {
@@ -199,10 +204,11 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 		);
 	};
 	// Gateways first: they stop taking requests and finish the ones in flight while the services
-	// behind them are still there; then everything else drains and stops.
+	// behind them are still there; then the queue workers, whose last jobs still call the
+	// services of the last stage; then those.
+	const stageOf = (m: ClusterMember) => m.spec.stopStage ?? (m.port ? 0 : 2);
 	const stopAll = async () => {
-		await stopMembers(gatewayMembers);
-		await stopMembers(members.filter((m) => !m.port));
+		for (const stage of [...new Set(members.map(stageOf))].sort((a, b) => a - b)) await stopMembers(members.filter((m) => stageOf(m) === stage));
 	};
 
 	const cluster: Cluster = {

@@ -33,7 +33,12 @@ MONGO_URL="${MONGO_URL:-mongodb://127.0.0.1:27017/}"
 READY_TIMEOUT="${OMS_SERVICES_TIMEOUT:-30}"
 FERRETDB_VERSION="v1.24.2"
 FERRETDB_MODULE="github.com/FerretDB/FerretDB"
-FERRETDB_BIN="$CACHE/bin/ferretdb"
+# FerretDB is built with deploy/ferretdb/atomic-updates.patch (single-document atomicity, see
+# deploy/ferretdb/README.md); the binary's name carries the patch's hash, so a change of the
+# patch builds anew and an older build started by this script is replaced.
+FERRETDB_PATCH="$ROOT/deploy/ferretdb/atomic-updates.patch"
+FERRETDB_BUILD="$FERRETDB_VERSION-oms-$(sha256sum "$FERRETDB_PATCH" | cut -c1-8)"
+FERRETDB_BIN="$CACHE/bin/ferretdb-$FERRETDB_BUILD"
 FERRETDB_PGURL_FILE="$CACHE/ferretdb-postgresql-url"
 PG_DEFAULT_URL="postgres://postgres@127.0.0.1:5432/ferretdb"
 
@@ -449,41 +454,38 @@ build_ferretdb() {
   exec 8>"$CACHE/ferretdb-build.lock"
   flock 8
   ferretdb_ok "$FERRETDB_BIN" && { exec 8>&-; return 0; }
-  say "mongo: building FerretDB $FERRETDB_VERSION with $("$go" env GOVERSION) (once; a few minutes; log $log)"
+  say "mongo: building FerretDB $FERRETDB_BUILD with $("$go" env GOVERSION) (once; a few minutes; log $log)"
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/oms-ferretdb.XXXXXX")"
   : >"$log"
-  # 1. As DESIGN.md says: go install.
-  if GOBIN="$tmp/gobin" CGO_ENABLED=0 GOFLAGS=-buildvcs=false \
-    "$go" install -trimpath "$FERRETDB_MODULE/cmd/ferretdb@$FERRETDB_VERSION" >>"$log" 2>&1 &&
-    ferretdb_ok "$tmp/gobin/ferretdb"; then
-    cp "$tmp/gobin/ferretdb" "$CACHE/bin/.ferretdb.new"
-  else
-    # 2. go install fails where the proxy refuses the @v/list deprecation lookup, and its build
-    # panics anyway (the module zip lacks build/version/version.txt). Fetch the module with
-    # go get, add version.txt to a copy and build that copy.
-    say "mongo: go install did not give a working binary; building from a copy of the module source"
-    if ! (
-      cd "$tmp" &&
-        export CGO_ENABLED=0 GOFLAGS=-buildvcs=false &&
-        "$go" mod init oms-ferretdb-build &&
-        "$go" get "$FERRETDB_MODULE/cmd/ferretdb@$FERRETDB_VERSION" &&
-        dir="$("$go" list -m -f '{{.Dir}}' "$FERRETDB_MODULE")" &&
-        cp -R "$dir" src &&
-        chmod -R u+w src &&
-        echo "$FERRETDB_VERSION" >src/build/version/version.txt &&
-        cd src &&
-        "$go" build -trimpath -o "$CACHE/bin/.ferretdb.new" ./cmd/ferretdb
-    ) >>"$log" 2>&1; then
-      chmod -R u+w "$tmp" 2>/dev/null || true
-      rm -rf "$tmp"
-      log_tail "$log"
-      die "building FerretDB $FERRETDB_VERSION failed (log $log); it needs Go 1.24+ and the Go module proxy, or set MONGO_URL to a running MongoDB"
-    fi
+  # DESIGN.md's recipe is `go install ...@v1.24.2`; here the module is fetched with go get (go
+  # install fails where the proxy refuses the @v/list lookup, and its build panics anyway: the
+  # module zip lacks build/version/version.txt), copied, given version.txt and the patch, and
+  # built.
+  if ! (
+    cd "$tmp" &&
+      export CGO_ENABLED=0 GOFLAGS=-buildvcs=false &&
+      "$go" mod init oms-ferretdb-build &&
+      "$go" get "$FERRETDB_MODULE/cmd/ferretdb@$FERRETDB_VERSION" &&
+      dir="$("$go" list -m -f '{{.Dir}}' "$FERRETDB_MODULE")" &&
+      cp -R "$dir" src &&
+      chmod -R u+w src &&
+      echo "$FERRETDB_VERSION" >src/build/version/version.txt &&
+      cd src &&
+      { git apply -p1 "$FERRETDB_PATCH" 2>/dev/null || patch -p1 --forward <"$FERRETDB_PATCH"; } &&
+      grep -q lockCollection internal/handler/msg_update.go &&
+      "$go" build -trimpath -o "$CACHE/bin/.ferretdb.new" ./cmd/ferretdb
+  ) >>"$log" 2>&1; then
+    chmod -R u+w "$tmp" 2>/dev/null || true
+    rm -rf "$tmp"
+    log_tail "$log"
+    die "building FerretDB $FERRETDB_BUILD failed (log $log); it needs Go 1.24+, the Go module proxy and git (or patch), or set MONGO_URL to a running MongoDB"
   fi
   chmod -R u+w "$tmp" 2>/dev/null || true
   rm -rf "$tmp"
   ferretdb_ok "$CACHE/bin/.ferretdb.new" || die "the FerretDB build does not run (log $log)"
   mv -f "$CACHE/bin/.ferretdb.new" "$FERRETDB_BIN"
+  # Earlier builds (a running one keeps its file open until it is replaced).
+  find "$CACHE/bin" -maxdepth 1 -name 'ferretdb*' ! -name "$(basename "$FERRETDB_BIN")" -delete 2>/dev/null || true
   exec 8>&-
   say "mongo: built $FERRETDB_BIN ($("$FERRETDB_BIN" --version 2>/dev/null | head -n 1))"
 }
@@ -519,7 +521,7 @@ up_mongo() {
     log_tail "$(log_file mongo)"
     die "FerretDB did not answer on $addr:$port within $READY_TIMEOUT s"
   fi
-  say "mongo: started FerretDB $FERRETDB_VERSION on $addr:$port over PostgreSQL $(show_url "$PG_URL")${PG_STARTED:+ ($PG_STARTED started)}, pid $SPAWNED_PID, log $(log_file mongo)"
+  say "mongo: started FerretDB $FERRETDB_BUILD on $addr:$port over PostgreSQL $(show_url "$PG_URL")${PG_STARTED:+ ($PG_STARTED started)}, pid $SPAWNED_PID, log $(log_file mongo)"
 }
 
 stop_postgres() {
@@ -586,8 +588,23 @@ describe_found() {
   fi
 }
 
+# stale_ferretdb: the FerretDB this script started earlier runs another build than FERRETDB_BIN
+# (one without the current patch).
+stale_ferretdb() {
+  local pid exe
+  pid="$(our_pid mongo)" || return 1
+  exe="$(readlink "/proc/$pid/exe" 2>/dev/null || true)"
+  [[ -n $exe && ${exe% (deleted)} != "$FERRETDB_BIN" ]]
+}
+
 cmd_up() {
   local s missing=()
+  if stale_ferretdb; then
+    mkdir -p "$CACHE"
+    take_lock
+    say "mongo: the FerretDB started earlier by this script is not build $FERRETDB_BUILD: replacing it"
+    stop_pid mongo
+  fi
   for s in "${SERVICES[@]}"; do
     answers "$s" || missing+=("$s")
   done

@@ -1,6 +1,7 @@
 import { bulkUpdate } from "./mongo.ts";
 import { Types, type Model } from "mongoose";
 import type { JobsOptions } from "bullmq";
+import { every, type Periodic } from "./periodic.ts";
 import { BULK_PRIORITY, enqueue, useQueue, type QueueName } from "./queue.ts";
 
 // "Saving durably requests work" (DESIGN.md, Durability). A document carries its own request:
@@ -52,7 +53,7 @@ const liveOutboxes = new Set<Outbox<object>>();
 export const outboxes = (): ReadonlyArray<Outbox<object>> => [...liveOutboxes];
 
 export class Outbox<D extends object> {
-	private timer?: NodeJS.Timeout;
+	private reconciler?: Periodic;
 	constructor(private readonly o: OutboxOptions<D>) {
 		useQueue(o.queue);
 		liveOutboxes.add(this);
@@ -116,12 +117,12 @@ export class Outbox<D extends object> {
 	}
 
 	startReconciler(intervalMs: number, onError: (e: unknown) => void): void {
-		this.stopReconciler();
-		this.timer = setInterval(() => void this.reconcile().catch(onError), intervalMs);
-		this.timer.unref();
+		void this.reconciler?.stop();
+		this.reconciler = every(intervalMs, () => this.reconcile(), onError);
 	}
 
-	stopReconciler(): void {
-		clearInterval(this.timer);
+	/** Resolves once a reconcile run in progress has ended. */
+	async stopReconciler(): Promise<void> {
+		await this.reconciler?.stop();
 	}
 }

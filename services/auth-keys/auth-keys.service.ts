@@ -9,6 +9,7 @@ import type { CreateApiKeyBody } from "../../shared/contract/auth.ts";
 import { SCOPES } from "../../shared/contract/scopes.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
+import { every, type Periodic } from "../../shared/periodic.ts";
 import { createKey, listKeys, revokeKey, verifyKey } from "./api-keys.ts";
 import { contactEmail, createTenant, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
 import { verifyIdToken } from "./id-tokens.ts";
@@ -20,7 +21,7 @@ import { clearedCookie, endSession, purgeExpiredSessions, sessionCookie, signIn,
 interface State extends Record<string, any> {
 	conn: Connection;
 	m: AuthModels;
-	purgeTimer?: NodeJS.Timeout;
+	purge?: Periodic;
 }
 
 const Email = z.string().trim().toLowerCase().pipe(z.email()).transform(normalizeEmail);
@@ -120,12 +121,11 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.conn = await connectServiceDb("auth");
 		this.m = authModels(this.conn);
 		await syncIndexes(this.conn);
-		this.purgeTimer = setInterval(() => void purgeExpiredSessions(this.m).catch(() => undefined), 3600_000);
-		this.purgeTimer.unref();
+		this.purge = every(3600_000, () => purgeExpiredSessions(this.m), (e) => this.logger.warn({ err: e }, "expired session purge failed"));
 	},
 
 	async stopped(this: State) {
-		clearInterval(this.purgeTimer);
+		await this.purge?.stop();
 		await this.conn?.close();
 	},
 };

@@ -7,6 +7,7 @@ import { config } from "../../shared/config.ts";
 import type { CreatePartnerBody, CreateProductBody, ProductListQuery, UpdatePartnerBody, UpdateProductBody, UpdateProfileBody } from "../../shared/contract/catalog.ts";
 import * as ops from "../../shared/contract/catalog-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
+import type { Periodic } from "../../shared/periodic.ts";
 import { importLines, ImportLineSchema, importRows, summarize, type ImportLine } from "./import.ts";
 import { indexView, indexViews, pendingIndexViews } from "./index-view.ts";
 import { productOutbox, reconcile, startReconciler, type Catalog } from "./indexing.ts";
@@ -20,7 +21,7 @@ import { getProfile, updateProfile } from "./profile.ts";
 
 interface State extends Record<string, any>, Catalog {
 	conn: Connection;
-	reconciler?: NodeJS.Timeout;
+	reconciler?: Periodic;
 }
 
 type Id = { id: string };
@@ -127,7 +128,7 @@ export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, 
 	},
 
 	async stopped(this: State) {
-		clearInterval(this.reconciler);
+		await this.reconciler?.stop();
 		await this.conn?.close();
 	},
 };

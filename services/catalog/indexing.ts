@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Outbox, requestWork } from "../../shared/outbox.ts";
+import { every, type Periodic } from "../../shared/periodic.ts";
 import { BULK_PRIORITY, QUEUES } from "../../shared/queue.ts";
 import type { CatalogModels, PartnerDoc, ProductDoc } from "./models.ts";
 
@@ -72,8 +73,6 @@ export async function reconcile(cat: Catalog, graceMs = RECONCILE_GRACE_MS): Pro
 	return { fanouts: partners.length, sent: await cat.outbox.reconcile(graceMs) };
 }
 
-export function startReconciler(cat: Catalog, onError: (e: unknown) => void): NodeJS.Timeout {
-	const timer = setInterval(() => void reconcile(cat).catch(onError), RECONCILE_MS);
-	timer.unref();
-	return timer;
+export function startReconciler(cat: Catalog, onError: (e: unknown) => void): Periodic {
+	return every(RECONCILE_MS, () => reconcile(cat), onError);
 }

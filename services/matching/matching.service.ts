@@ -76,7 +76,7 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 	},
 
 	async stopped(this: State) {
-		this.rules?.outbox.stopReconciler();
+		await this.rules?.outbox.stopReconciler();
 		await Promise.all((this.workers ?? []).map((w) => w.close()));
 		await this.conn?.close();
 	},

@@ -187,8 +187,7 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 	},
 
 	async stopped(this: State) {
-		this.noticeOutbox?.stopReconciler();
-		this.feedbackOutbox?.stopReconciler();
+		await Promise.all([this.noticeOutbox?.stopReconciler(), this.feedbackOutbox?.stopReconciler()]);
 		this.stopScheduling?.();
 		await this.upkeep?.close();
 		await this.conn?.close();

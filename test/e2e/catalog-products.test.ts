@@ -352,7 +352,7 @@ describe("indexing requests", () => {
 		for (const change of [{ name: "Indexed 2" }, { model: "M2" }, { description: "d" }, { commodity_codes: ["1"] }, { specs: { a: 1 } }, { rep_status: "catalog" }, { status: "discontinued" }, { status: "active" }, { oem_partner_id: dell.id }]) {
 			expect((await patch(acme, p.id, change)).status).toBe(200);
 			const v = (await indexView(stack, p.id)).version;
-			expect(v > versions[versions.length - 1]!, JSON.stringify(change)).toBe(true);
+			expect(v > versions[versions.length - 1]!, `${JSON.stringify(change)} ${versions.join(",")} ${v}`).toBe(true);
 			versions.push(v);
 		}
 		expect((await jobsOf(p.id)).map((j) => j.data.version).sort()).toEqual(versions);

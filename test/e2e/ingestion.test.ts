@@ -65,7 +65,7 @@ describe("ingest", () => {
 
 		const again = await ingest(join(SAMPLES, "ocds_uk-contracts-finder_release_tender_CP1093-14.json"), DEV_NOTICES, join(dir, "ted"));
 		expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 133, stale: 0 });
-	});
+	}, 90_000); // two CLI processes each ingest the whole dev set while matching works through it
 
 	it("durably requests matching for every new or changed notice, once per version", async () => {
 		const connection = new Redis(config().REDIS_URL, { maxRetriesPerRequest: null });

@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../shared/config.ts";
 import { encodeCursor } from "../../shared/cursor.ts";
+import { connectServiceDb } from "../../shared/mongo.ts";
 import { QUEUES } from "../../shared/queue.ts";
 import { match, notice, version } from "../support/opportunities.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Company, type Stack } from "../support/stack.ts";
@@ -257,10 +258,14 @@ describe("GET /dashboard", () => {
 	});
 });
 
-/** The notice behind an opportunity (test helper reading through the service's own store). */
+/** The notice behind an opportunity, read from the opportunities service's own database (wherever the service runs). */
 async function noticeOf(opportunityId: string): Promise<string> {
-	const svc = stack.broker.getLocalService("opportunities") as unknown as { m: { opportunities: { findById(id: string): { lean(): Promise<{ notice_id: string }> } } } };
-	return (await svc.m.opportunities.findById(opportunityId).lean()).notice_id;
+	const conn = await connectServiceDb("opportunities");
+	try {
+		return (await conn.collection<{ _id: string; notice_id: string }>("opportunities").findOne({ _id: opportunityId }))!.notice_id;
+	} finally {
+		await conn.close();
+	}
 }
 
 describe("passing deadlines", () => {

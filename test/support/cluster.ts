@@ -28,8 +28,8 @@ export interface ClusterRef {
 
 /**
  * Test files that need their services in their own process even when a cluster is given, and
- * why. Files that start a subset of the services, pass broker options or change the
- * environment (their own settings) keep theirs in-process anyway.
+ * why. Files that pass broker options or change the environment (their own settings) keep
+ * theirs in-process anyway.
  */
 export const IN_PROCESS_ONLY: Record<string, string> = {
 	"ask.test.ts": "sets ASK_RATE_PER_MINUTE for its ask service and counts to its limit",
@@ -38,9 +38,8 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
 	"feed-pollers.test.ts": "its own FEEDS and the opportunities service's models",
 	"ops-endpoints.test.ts": "its own Redis (REDIS_URL) and the ops server of its own broker",
 	"indexing-lanes.test.ts": "reads its own product-index queue, opened before the stack starts, and counts its whole backlog",
-	"ingestion.test.ts": "ingests through the CLI into its own databases and reads the opportunities service's models",
-	"matching-pipeline.test.ts": "ingests through the CLI into its own databases",
-	"opportunities.test.ts": "reads the opportunities service's models",
+	"ingestion.test.ts": "counts what ingesting the dev set creates; notices are shared by every company, and other files' notices would be counted too",
+	"matching-pipeline.test.ts": "asserts on everything its company is matched to; in the cluster, the notices of other files (the same switch model) would be matched too",
 };
 
 let joined = false;

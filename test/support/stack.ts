@@ -16,8 +16,9 @@ export interface Stack {
 }
 
 export async function startStack(services = "all", overrides: Parameters<typeof createBroker>[1] = {}): Promise<Stack> {
-	// Under `npm run test:cluster` the whole set of services is the running cluster's.
-	const cluster = services === "all" && Object.keys(overrides).length === 0 ? clusterForThisFile() : null;
+	// Under `npm run test:cluster` the services are the running cluster's (it runs every one, so
+	// a subset is there too); broker options of the file's own keep its services here.
+	const cluster = Object.keys(overrides).length === 0 ? clusterForThisFile() : null;
 	if (cluster) return joinCluster(cluster);
 	const broker = createBroker(selectServices(services), { logger: false, ...overrides });
 	await broker.start();

@@ -1,0 +1,71 @@
+import mongoose, { Schema } from "mongoose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../shared/config.ts";
+import { newRequest, newVersion, Outbox, requestWork, workRequestSchema } from "../../shared/outbox.ts";
+import { QUEUES, closeProducers, producer } from "../../shared/queue.ts";
+
+// What every service's writes rely on (DESIGN.md, Durability): an update of one document is
+// atomic, as MongoDB makes it. FerretDB 1.24 as released applies an update as an unlocked read,
+// a change in Go and a write of the whole document, so concurrent updates of one document
+// could lose one entirely; scripts/services.sh builds it with updates serialized per
+// collection (deploy/ferretdb). Against the real server the tests run on.
+
+let conn: mongoose.Connection;
+
+beforeAll(async () => {
+	conn = await mongoose.createConnection(config().MONGO_URL, { dbName: `${config().MONGO_DB_PREFIX}_atomicity`, maxPoolSize: 16 }).asPromise();
+});
+afterAll(async () => {
+	await conn.dropDatabase();
+	await conn.close();
+	await producer(QUEUES.productIndex).obliterate({ force: true });
+	await closeProducers();
+});
+
+const ROUNDS = 5;
+/** Said with every failure: the likely cause is the server, not the code under test. */
+const HINT = "a FerretDB built without deploy/ferretdb/atomic-updates.patch? see deploy/ferretdb/README.md";
+const WRITERS = 16;
+
+describe("single-document updates on the MongoDB-compatible server", () => {
+	it("keep every one of many concurrent $set of different fields of one document", async () => {
+		const docs = conn.collection<{ _id: string } & Record<string, unknown>>("fields");
+		for (let round = 0; round < ROUNDS; round++) {
+			const _id = `doc-${round}`;
+			await docs.insertOne({ _id });
+			await Promise.all(Array.from({ length: WRITERS }, (_, i) => docs.updateOne({ _id }, { $set: { [`f${i}`]: i } })));
+			const doc = (await docs.findOne({ _id }))!;
+			expect(Object.keys(doc).filter((k) => k.startsWith("f")).sort(), `round ${round} (${HINT})`).toEqual(Array.from({ length: WRITERS }, (_, i) => `f${i}`).sort());
+		}
+	});
+
+	it("let exactly one of many concurrent conditional updates on the same version win", async () => {
+		const docs = conn.collection<{ _id: string; rev: number; by?: number }>("cas");
+		for (let round = 0; round < ROUNDS; round++) {
+			const _id = `doc-${round}`;
+			await docs.insertOne({ _id, rev: 0 });
+			const results = await Promise.all(Array.from({ length: WRITERS }, (_, i) => docs.updateOne({ _id, rev: 0 }, { $set: { rev: 1, by: i } })));
+			expect(results.reduce((n, r) => n + r.modifiedCount, 0), `round ${round} (${HINT})`).toBe(1);
+			const viaFindAndModify = await Promise.all(Array.from({ length: WRITERS }, (_, i) => docs.findOneAndUpdate({ _id, rev: 1 }, { $set: { rev: 2, by: i } })));
+			expect(viaFindAndModify.filter((d) => d !== null), `round ${round} (${HINT})`).toHaveLength(1);
+		}
+	});
+
+	it("never let an indexer's done mark undo a change saved at the same time (the outbox's pattern)", async () => {
+		const Doc = new Schema({ _id: String, name: String, rev: String, index: new Schema(workRequestSchema, { _id: false }) }, { versionKey: false });
+		const model = conn.model("AtomicityProduct", Doc, "products");
+		const outbox = new Outbox<{ _id: string }>({ model, queue: QUEUES.productIndex, jobName: "t", data: (d) => ({ id: d._id }) });
+		for (let round = 0; round < ROUNDS * 4; round++) {
+			const _id = `p-${round}`;
+			const first = newRequest();
+			await model.create({ _id, name: "before", rev: newVersion(), index: first });
+			// The indexer marks the first version done while the owner saves a change that requests a second.
+			const second = newVersion();
+			const change = { name: "after", rev: newVersion(), ...requestWork("index", second) };
+			await Promise.all([outbox.markDone(_id, first.requested), model.updateOne({ _id }, { $set: change })]);
+			const doc = (await model.findById(_id).lean<{ name: string; index: { requested: string; pending: boolean } }>())!;
+			expect(doc.name, `round ${round} (${HINT})`).toBe("after");
+			expect(doc.index, `round ${round} (${HINT})`).toMatchObject({ requested: second, pending: true });
+		}
+	});
+});
