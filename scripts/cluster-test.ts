@@ -50,7 +50,9 @@ try {
 	const ref: ClusterRef = { url: cluster.url, transporter: cluster.transporter, namespace: cluster.namespace, mongoPrefix, redisPrefix, report };
 	const args = process.argv.slice(2);
 	code = await new Promise<number>((res) => {
-		const vitest = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...(args.length ? args : ["test/e2e"])], {
+		// One file at a time: nine service processes, FerretDB and the files' own stacks share two
+		// cores, and two files at once left each waiting on the other's background work.
+		const vitest = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--no-file-parallelism", ...(args.length ? args : ["test/e2e"])], {
 			cwd: ROOT,
 			stdio: "inherit",
 			env: { ...process.env, OMS_TEST_CLUSTER: JSON.stringify(ref), OPS_PORT: "0" },

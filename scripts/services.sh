@@ -303,7 +303,8 @@ up_nats() {
   addr="$(bind_addr "$HOST")"
   bin="$(need_program nats-server nats-server NATS_URL)"
   mkdir -p "$CACHE/nats"
-  spawn nats "$bin" -a "$addr" -p "$PORT" -js -sd "$CACHE/nats" ||
+  # deploy/nats/nats.conf: the payload limit an 8 MB product import needs.
+  spawn nats "$bin" -c "$ROOT/deploy/nats/nats.conf" -a "$addr" -p "$PORT" -js -sd "$CACHE/nats" ||
     die "could not start nats-server (log $(log_file nats))"
   STARTED+=(nats)
   if ! ready "$SPAWNED_PID" tcp_answers "$addr" "$PORT"; then

@@ -44,9 +44,9 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
 
 let joined = false;
 
-// The environment before the test file's own code ran (ESM evaluates this module first): a file
-// that changes it configures services of its own, which the cluster's processes would not see.
-const envAtLoad = { ...process.env };
+// The environment before the test file's own code ran (test/support/env.ts keeps it): a file that
+// changes it configures services of its own, which the cluster's processes would not see.
+const envAtLoad = (globalThis as { omsEnvAtStart?: NodeJS.ProcessEnv }).omsEnvAtStart ?? { ...process.env };
 const changedEnv = () => [...new Set([...Object.keys(envAtLoad), ...Object.keys(process.env)])].filter((k) => !k.startsWith("VITEST") && envAtLoad[k] !== process.env[k]);
 
 /** The cluster this test file runs against, if any. */

@@ -14,3 +14,6 @@ process.env.DEV_ISSUER_DIR ??= ".data/dev-issuer";
 // Every broker a test starts (in this process or as a child) gets an ops server on a free port.
 process.env.OPS_PORT = "0";
 resetConfig();
+// The environment before the test file's own code runs: a file that changes it (even before it
+// imports the test helpers) configures services of its own (test/support/cluster.ts).
+(globalThis as { omsEnvAtStart?: NodeJS.ProcessEnv }).omsEnvAtStart = { ...process.env };

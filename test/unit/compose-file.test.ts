@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -97,6 +98,11 @@ describe("docker-compose.yml", () => {
 		}
 		expect(services().mongo!.image).toBe("mongo:8");
 		expect(String(services().nats!.command)).toMatch(/-js/);
+		// The payload limit an 8 MB import needs (deploy/nats/nats.conf, mounted where -c reads it).
+		const nats = ([] as string[]).concat(services().nats!.command ?? []).join(" ");
+		expect(nats).toMatch(/-c \/etc\/nats\/nats\.conf/);
+		expect(JSON.stringify((services().nats as { volumes?: unknown }).volumes)).toMatch(/deploy\/nats\/nats\.conf/);
+		expect(readFileSync(resolve(ROOT, "deploy/nats/nats.conf"), "utf8")).toMatch(/^max_payload: 16MB$/m);
 		const redis = ([] as string[]).concat(services().redis!.command ?? []).join(" ");
 		expect(redis).toMatch(/--maxmemory-policy noeviction/);
 		expect(redis).toMatch(/--appendonly yes/);
