@@ -1,5 +1,5 @@
 import type { Connection } from "mongoose";
-import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
+import type { ActionSchema, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { z } from "zod";
 import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
@@ -112,6 +112,10 @@ export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, 
 			async function (this: State, ctx: OpContext<{ items: Array<{ productId: string; version: string }> }>) {
 				return { done: await this.outbox.markManyDone(ctx.params.items.map((i) => ({ id: i.productId, version: i.version }))) };
 			},
+			// Background work closing a whole batch: under a bulk import it can outlast the default
+			// 10 s, and a timeout would make the matching worker redo the batch.
+			// (moleculer 0.15 reads `timeout` from the action definition; its typings omit it.)
+			{ timeout: 60_000 } as unknown as Partial<ActionSchema>,
 		),
 		reconcileIndexing: validatedAction(z.object({ graceMs: z.number().int().min(0).default(10_000) }).strict(), function (this: State, ctx: OpContext<{ graceMs: number }>) {
 			return reconcile(this, ctx.params.graceMs);
