@@ -40,15 +40,3 @@ export const FailFastWhileDisconnected = ((broker: ServiceBroker) => {
 		},
 	} as unknown as Middleware;
 }) as unknown as Middleware;
-
-/** Bytes kept free in a message for Moleculer's envelope and the call's meta (credentials, request id). */
-const ENVELOPE_BYTES = 64 * 1024;
-
-/**
- * The most param bytes one call to another process can carry: the NATS server's max_payload
- * (it refuses larger messages: MAX_PAYLOAD_EXCEEDED) less the envelope; null without NATS.
- */
-export function remoteParamsLimit(broker: ServiceBroker): number | null {
-	const info = (broker.transit as unknown as { tx?: { client?: { info?: { max_payload?: number } } } } | undefined)?.tx?.client?.info;
-	return typeof info?.max_payload === "number" ? info.max_payload - ENVELOPE_BYTES : null;
-}

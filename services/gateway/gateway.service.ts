@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Redis } from "ioredis";
-import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import type { Context, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
 import type { AuthContext, RequestMeta } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
@@ -10,7 +10,6 @@ import type { Operation } from "../../shared/contract/operation.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { addReadinessCheck, checkReadiness, failingChecks, pingRedis } from "../../shared/readiness.ts";
 import { withRequestId } from "../../shared/request-context.ts";
-import { remoteParamsLimit } from "../../shared/transporter-guard.ts";
 import { checkAccess, checkOrigin } from "./access.ts";
 import { presentedCredential } from "./credentials.ts";
 import { sendError } from "./http-errors.ts";
@@ -75,7 +74,6 @@ function apiRoute(name: string, aliases: Record<string, string>, bodyLimit: stri
 					throw new ApiError("unsupported_type", `Send the request body as ${mediaTypes.join(" or ")}`);
 				}
 				params.body = raw.body;
-				checkBusTakes(this.broker, alias.action, raw.body);
 			}
 			// The action receives {...path, ...query, body}; replace in place, moleculer-web calls with this object.
 			for (const k of Object.keys(raw)) delete (raw as Record<string, unknown>)[k];
@@ -91,18 +89,6 @@ function apiRoute(name: string, aliases: Record<string, string>, bodyLimit: stri
 			sendError(req, res, err, requestIdOf(req), bodyLimit, this.logger);
 		},
 	};
-}
-
-/**
- * A body for an action in another process travels as one NATS message: one larger than the
- * server's max_payload would fail as an internal error, so it is refused as too large (only
- * uploads come near it: deploy/nats/nats.conf raises the limit above their 8 MB).
- */
-function checkBusTakes(broker: ServiceBroker, action: string, body: unknown): void {
-	const limit = remoteParamsLimit(broker);
-	if (limit === null || broker.registry.getActionEndpoints(action)?.hasLocal()) return;
-	const bytes = Buffer.byteLength(JSON.stringify(body ?? null));
-	if (bytes > limit) throw new ApiError("file_too_large", `The request body is larger than this deployment's message bus takes (${Math.floor(limit / 1024)} KiB; NATS max_payload, see deploy/nats/nats.conf)`);
 }
 
 /** True when the request carries body bytes (as opposed to an absent body). */

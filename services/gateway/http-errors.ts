@@ -19,6 +19,12 @@ export function normalizeHttpError(err: any, bodyLimit: string): unknown {
 		case "request.aborted":
 			return new ApiError("validation_failed", "The request was aborted");
 	}
+	// A body for an action in another process travels as one NATS message, and the server
+	// refuses one over its max_payload before anything is sent (deploy/nats/nats.conf raises it
+	// above the 8 MB an import may be).
+	if (err?.code === "MAX_PAYLOAD_EXCEEDED") {
+		return new ApiError("file_too_large", "The request body is larger than this deployment's message bus takes (NATS max_payload, see deploy/nats/nats.conf)");
+	}
 	if (err?.name === "NotFoundError" && err?.code === 404) return new ApiError("not_found", "No such route");
 	if (err?.name === "ServiceUnavailableError") return Object.assign(new Error("unavailable"), { name: "ServiceNotAvailableError" });
 	return err;
