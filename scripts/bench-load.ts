@@ -1,13 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
-import type { BrokerOptions, ServiceBroker } from "moleculer";
-import { createBroker } from "../shared/broker.ts";
-import { resetConfig } from "../shared/config.ts";
-import { mintDevIdToken } from "../shared/dev-issuer.ts";
-import { localTransporter, waitFor } from "../test/support/processes.ts";
-import { startCluster, type Cluster } from "./cluster.ts";
+import { waitFor } from "../test/support/processes.ts";
+import { arg, benchTarget, companyWithKey, json as call, procSample as sample, quantile } from "./bench-support.ts";
 
 // npm run bench:load [-- --url http://127.0.0.1:3000 --rate 100 --duration 20 --connections 50]
 // Drives the cluster with autocannon over a realistic mix of 20 companies' keys: opportunity
@@ -17,10 +12,6 @@ import { startCluster, type Cluster } from "./cluster.ts";
 // (scripts/cluster.ts); with --url it uses a running `npm run start:cluster` and reaches its
 // services over NATS (NAMESPACE, TRANSPORTER or NATS_URL) to create the companies and notices.
 
-const arg = (name: string, dflt: string) => {
-	const i = process.argv.indexOf(`--${name}`);
-	return i > 0 ? process.argv[i + 1]! : dflt;
-};
 const URL_ARG = arg("url", "");
 const RATE = Number(arg("rate", "100"));
 const DURATION = Number(arg("duration", "20"));
@@ -30,10 +21,6 @@ const PRODUCTS = 5;
 const NOTICES = 30;
 const MODELS = Array.from({ length: PRODUCTS }, (_, i) => `LB-${9300 + i}-48P`);
 
-// The supervisor's own broker needs no ops port.
-process.env.OPS_PORT = "off";
-resetConfig();
-
 
 interface Company {
 	key: string;
@@ -41,31 +28,20 @@ interface Company {
 	opportunities: string[];
 }
 
-async function json(method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<any> {
-	const res = await fetch(`${base}/api/v1${path}`, { method, headers: { ...auth, "Content-Type": "application/json", Origin: "http://localhost:3000" }, body: body === undefined ? undefined : JSON.stringify(body) });
-	const text = await res.text();
-	if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-	return text ? JSON.parse(text) : null;
-}
+const json = (method: string, path: string, auth: Record<string, string>, body?: unknown) => call(base, method, path, auth, body);
 
 async function seed(): Promise<Company[]> {
 	const t0 = Date.now();
 	const companies = await Promise.all(
 		Array.from({ length: COMPANIES }, async (_, i) => {
-			const email = `load-${i}-${randomUUID().slice(0, 8)}@example.com`;
-			await broker.call("auth-keys.createTenant", { name: `Load Co ${i}`, ownerEmail: email });
-			const session = await fetch(`${base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}` } });
-			const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
-			const scopes = ["opportunities:read", "opportunities:write", "profile:read", "profile:write"];
-			const { secret } = await json("POST", "/api-keys", { Cookie: cookie }, { name: "load", scopes });
-			const auth = { Authorization: `Bearer ${secret}` };
+			const { key, auth } = await companyWithKey(target, `Load Co ${i}`);
 			const partner = await json("POST", "/products/partners", auth, { name: "Cisco" });
 			const products: string[] = [];
 			for (const model of MODELS) {
 				const p = await json("POST", "/products", auth, { oem_partner_id: partner.id, name: `Cisco Catalyst switch ${model}`, model, description: "Stackable access switch with 48 PoE+ ports." });
 				products.push(p.id);
 			}
-			return { key: secret as string, products, opportunities: [] as string[] };
+			return { key, products, opportunities: [] as string[] };
 		}),
 	);
 	for (let i = 0; i < NOTICES; i++) {
@@ -128,20 +104,8 @@ function nextRequest(companies: Company[]): { route: Route; method: string; path
 	}
 }
 
-/** CPU (ticks of user + system time) and RSS of a process, from /proc. */
-function sample(pid: number): { ticks: number; rssKb: number } | null {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-		return { ticks: Number(fields[11]) + Number(fields[12]), rssKb: Number(rss?.[1] ?? 0) };
-	} catch {
-		return null;
-	}
-}
-
 function processes(): Array<{ name: string; pid: number }> {
-	const own = cluster?.members.map((m) => ({ name: m.id, pid: m.proc.child.pid! })) ?? [];
+	const own = target.cluster?.members.map((m) => ({ name: m.id, pid: m.proc.child.pid! })) ?? [];
 	return [...own, { name: "bench (autocannon, proxy)", pid: process.pid }];
 }
 
@@ -180,7 +144,7 @@ async function phase(title: string, companies: Company[], opts: Partial<autocann
 	} as autocannon.Options);
 	clearInterval(sampler);
 	const seconds = (Date.now() - t0) / 1000;
-	const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
+	const q = quantile;
 	console.log(`\n${title}: ${result.requests.total} requests in ${seconds.toFixed(0)} s = ${(result.requests.total / seconds).toFixed(0)} req/s; p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`);
 	console.log("  route          requests   p50 ms   p99 ms   non-2xx");
 	for (const [route] of MIX) {
@@ -204,31 +168,12 @@ async function measure(companies: Company[]): Promise<void> {
 }
 
 // Main, after the declarations above.
-let cluster: Cluster | undefined;
-let base = URL_ARG;
-let transporter = localTransporter();
-let namespace = process.env.NAMESPACE || "oms";
-if (!URL_ARG) {
-	const run = randomBytes(3).toString("hex");
-	cluster = await startCluster({
-		port: 0,
-		opsPortBase: 0,
-		log: () => undefined,
-		env: { LOG_LEVEL: "warn", MONGO_DB_PREFIX: `bl${run}`, REDIS_PREFIX: `oms-bl-${run}`, RATE_LIMIT_POINTS: "100000000" },
-	});
-	process.stderr.write(`bench:load: own cluster\n${cluster.table()}\n`);
-	await cluster.ready();
-	({ url: base, transporter, namespace } = cluster);
-}
-
-const broker: ServiceBroker = createBroker([], { transporter: transporter as BrokerOptions["transporter"], namespace, logger: false, skipProcessEventRegistration: true });
+const target = await benchTarget("bl", URL_ARG, { RATE_LIMIT_POINTS: "100000000" });
+const { base, broker } = target;
 try {
-	await broker.start();
-	await broker.waitForServices(["auth-keys", "catalog", "opportunities", "matching"], 60_000);
 	const companies = await seed();
 	await measure(companies);
 } finally {
-	await broker.stop();
-	await cluster?.stop();
+	await target.stop();
 }
 process.exit(0);

@@ -45,3 +45,23 @@ export async function bulkUpdate(model: Model<any>, ops: AnyBulkWriteOperation[]
 	for (let i = 0; i < ops.length; i += UPDATES_PER_COMMAND) matched += (await model.bulkWrite(ops.slice(i, i + UPDATES_PER_COMMAND))).matchedCount;
 	return matched;
 }
+
+/** Lookups by id in flight at once (findByIds). */
+const BY_ID_CONCURRENCY = 8;
+
+/**
+ * The documents with these ids that also match `filter`, absent ones left out, in no particular
+ * order. Each id is its own `_id` equality query: FerretDB answers `_id: { $in: [...] }` by
+ * reading the whole collection (one id among 5,000 products: 675 ms, against 7 ms by equality),
+ * and these lookups sit on the hot paths of indexing and matching. MongoDB answers both from the
+ * `_id` index.
+ */
+export async function findByIds<T>(model: Model<any>, ids: readonly string[], filter: Record<string, unknown> = {}, projection?: Record<string, 0 | 1>): Promise<T[]> {
+	const unique = [...new Set(ids)];
+	const found: T[] = [];
+	for (let i = 0; i < unique.length; i += BY_ID_CONCURRENCY) {
+		const docs = await Promise.all(unique.slice(i, i + BY_ID_CONCURRENCY).map((_id) => model.findOne({ ...filter, _id }, projection).lean<T>()));
+		for (const d of docs) if (d) found.push(d);
+	}
+	return found;
+}

@@ -38,6 +38,9 @@ export function requestWork(prefix = "index", version = newVersion()): Record<st
 	return { [`${prefix}.requested`]: version, [`${prefix}.requested_at`]: new Date(), [`${prefix}.pending`]: true };
 }
 
+/** The job id of a document's request: a repeat of the same version is a no-op while the job exists. */
+export const requestJobId = (docId: string, version: string): string => `${docId}_${version}`;
+
 export interface OutboxOptions<D> {
 	model: Model<any>;
 	queue: QueueName;
@@ -78,7 +81,7 @@ export class Outbox<D extends object> {
 	async send(doc: D & { _id: string }, opts: JobsOptions = {}): Promise<boolean> {
 		const req = (doc as Record<string, unknown>)[this.field] as WorkRequest | null | undefined;
 		if (!req?.pending) return true;
-		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, `${doc._id}_${req.requested}`, opts);
+		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, requestJobId(doc._id, req.requested), opts);
 	}
 
 	/**

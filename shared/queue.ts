@@ -115,6 +115,16 @@ export async function enqueue(name: QueueName, jobName: string, data: object, jo
 }
 
 /**
+ * Removes jobs whose work another job has already done, unless a worker holds them; answers how
+ * many went. Never throws: a job left in place only runs and finds its work done.
+ */
+export async function removeJobs(name: QueueName, jobIds: readonly string[]): Promise<number> {
+	const queue = producer(name);
+	const removed = await Promise.all(jobIds.map((id) => queue.remove(id).catch(() => 0)));
+	return removed.reduce((a, b) => a + b, 0);
+}
+
+/**
  * A job whose worker process died is taken up by another worker once its lock expires and the
  * stalled-job check sees it: within about 15 s, instead of BullMQ's 30 + 30 s. The lock is
  * renewed every 5 s while the job runs (an event loop blocked for 10 s would let a second worker

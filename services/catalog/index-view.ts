@@ -1,5 +1,6 @@
 import type { ProductIndexView, SpecAttribute } from "../../shared/contract/indexing.ts";
 import { notFound } from "../../shared/errors.ts";
+import { findByIds } from "../../shared/mongo.ts";
 import type { CatalogModels, ProductDoc } from "./models.ts";
 import { partnersByIds } from "./partners.ts";
 
@@ -47,9 +48,14 @@ export function specsSubset(specs: Record<string, unknown>): SpecAttribute[] {
 	return out;
 }
 
-/** The views of these products (absent ones left out), optionally only within one company. */
+/** The views of these products (absent ones left out, in the order asked), optionally only within one company. */
 export async function indexViews(m: CatalogModels, productIds: string[], tenantId?: string): Promise<ProductIndexView[]> {
-	const docs = await m.products.find({ _id: { $in: productIds }, ...(tenantId ? { tenant_id: tenantId } : {}) }).lean<ProductDoc[]>();
+	const docs = await findByIds<ProductDoc>(m.products, productIds, tenantId ? { tenant_id: tenantId } : {});
+	const order = new Map(productIds.map((id, i) => [id, i]));
+	return (await viewsOf(m, docs)).sort((a, b) => order.get(a.productId)! - order.get(b.productId)!);
+}
+
+async function viewsOf(m: CatalogModels, docs: ProductDoc[]): Promise<ProductIndexView[]> {
 	const byTenant = new Map<string, ProductDoc[]>();
 	for (const d of docs) byTenant.set(d.tenant_id, [...(byTenant.get(d.tenant_id) ?? []), d]);
 	const views: ProductIndexView[] = [];
@@ -74,8 +80,7 @@ export async function indexViews(m: CatalogModels, productIds: string[], tenantI
 			});
 		}
 	}
-	const order = new Map(productIds.map((id, i) => [id, i]));
-	return views.sort((a, b) => order.get(a.productId)! - order.get(b.productId)!);
+	return views;
 }
 
 export async function indexView(m: CatalogModels, productId: string, tenantId?: string): Promise<ProductIndexView> {
@@ -85,10 +90,13 @@ export async function indexView(m: CatalogModels, productId: string, tenantId?: 
 }
 
 /**
- * The company's products still waiting for indexing, oldest request first: a consumer that
- * takes them together scores each affected notice once for a whole import, not once per row.
+ * Some of the company's products still waiting for indexing: a consumer that takes them
+ * together scores each affected notice once for a whole import, not once per row. No order is
+ * asked for (MongoDB gives the index's, request time): FerretDB cannot sort on the server, so a
+ * sort would read every waiting product, where the limit alone reads only as many as asked.
  */
 export async function pendingIndexViews(m: CatalogModels, tenantId: string, limit: number): Promise<ProductIndexView[]> {
-	const ids = await m.products.find({ tenant_id: tenantId, "index.pending": true }, { _id: 1 }).sort({ "index.requested_at": 1, _id: 1 }).limit(limit).lean<{ _id: string }[]>();
-	return ids.length ? indexViews(m, ids.map((d) => d._id), tenantId) : [];
+	// Whole documents in this one read (the server reads them to filter anyway), not a second read by id.
+	const docs = await m.products.find({ tenant_id: tenantId, "index.pending": true }).limit(limit).lean<ProductDoc[]>();
+	return viewsOf(m, docs);
 }

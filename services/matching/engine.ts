@@ -1,6 +1,7 @@
 import type { CompanyProfile } from "../../shared/contract/catalog.ts";
 import type { Signals } from "../../shared/contract/opportunities.ts";
-import { newVersion } from "../../shared/outbox.ts";
+import { newVersion, requestJobId } from "../../shared/outbox.ts";
+import { QUEUES, removeJobs } from "../../shared/queue.ts";
 import { judgeEligibility } from "./eligibility.ts";
 import { NoticeIndex } from "./method/notice-index.ts";
 import { ProductIndex } from "./method/product-index.ts";
@@ -8,14 +9,15 @@ import { scorePair } from "./method/score-pair.ts";
 import { scoreNoticeForTenant } from "./method/score-tenant.ts";
 import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.ts";
 import type { Model } from "mongoose";
-import type { MatchingModels, ResultDoc } from "./models.ts";
+import type { IndexedNotice, MatchingModels, ResultDoc } from "./models.ts";
 import { activeRules, applyRules, viewFeatureIds, type ActiveRule } from "./rules/apply.ts";
 import { extractSignals } from "./signals/extract.ts";
 import type { ProductIndexView } from "../../shared/contract/indexing.ts";
 import { noticeView, productView, signalsInput, type NoticeForMatching } from "./views.ts";
 import type { Caller } from "../../shared/actions.ts";
 import { sha256 } from "../../shared/hash.ts";
-import { bulkUpdate } from "../../shared/mongo.ts";
+import { bulkUpdate, findByIds } from "../../shared/mongo.ts";
+import type { Claims } from "../../shared/claims.ts";
 
 // Staged matching as the service runs it. Stage 1 retrieves candidates from in-memory
 // inverted indexes (never every product against every notice); stage 2 scores a company's
@@ -36,6 +38,8 @@ const seqBucket = (seq: number) => Math.floor(seq / SEQ_BUCKET_MS);
 const RESCORE_BATCH = 200;
 /** Products a bulk-lane job takes from its company's indexing backlog. */
 const BACKLOG_BATCH = 100;
+/** Backlog views read per job: enough for a full batch while another worker holds the first ones. */
+const BACKLOG_READ = 3 * BACKLOG_BATCH;
 
 
 export class MatchingEngine {
@@ -51,6 +55,8 @@ export class MatchingEngine {
 	constructor(
 		private readonly m: MatchingModels,
 		private readonly call: Caller,
+		/** Leases on backlog products, so that concurrent workers take different batches. */
+		private readonly claims?: Claims,
 	) {}
 
 	/** Catches the in-memory indexes up with what any process stored since the last sync. */
@@ -93,14 +99,15 @@ export class MatchingEngine {
 				? (await Promise.all(buckets.map((b) => model.find({ bucket: b }, { seq: 1 }).lean<T[]>()))).flat().filter((d) => d.seq >= seq - SYNC_OVERLAP_MS)
 				: await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean<T[]>(); // long idle: one full read
 		const fresh = recent.filter((d) => seen.get(d._id) !== d.seq).map((d) => d._id);
-		return fresh.length ? model.find({ _id: { $in: fresh } }).sort({ seq: 1 }).lean<T[]>() : [];
+		return (await findByIds<T>(model, fresh)).sort((a, b) => a.seq - b.seq);
 	}
 
 	/**
 	 * A product was created or changed: re-match its company against the notices it may concern.
-	 * With `withBacklog` (a job from the bulk lane: an import, a fanout) the job also takes the
-	 * company's other products still waiting for indexing, so each affected notice is scored
-	 * once for the whole batch; their own jobs then find them matched and only confirm.
+	 * With `withBacklog` (a job from the bulk lane: an import, a fanout) the job also takes a
+	 * batch of the company's other products still waiting for indexing, so each affected notice is
+	 * scored once for the whole batch; their own jobs are then removed from the queue (one already
+	 * running elsewhere finds its product matched and only confirms).
 	 */
 	async onProduct(tenantId: string, productId: string, version: string, withBacklog = false): Promise<{ notices: number; products: number }> {
 		const stored = await this.m.products.findById(productId, { matched: 1 }).lean();
@@ -115,10 +122,39 @@ export class MatchingEngine {
 			if ((e as { type?: string }).type === "not_found") return { notices: 0, products: 0 };
 			throw e;
 		}
-		if (withBacklog) {
-			const { items } = await this.call.call<{ items: ProductIndexView[] }>("catalog.pendingIndexViews", { tenantId, limit: BACKLOG_BATCH });
-			views.push(...items.filter((v) => v.productId !== productId));
+		const claimed = withBacklog ? await this.claimBacklog(tenantId, productId) : [];
+		views.push(...claimed);
+		try {
+			const done = await this.matchProducts(tenantId, views);
+			// Their own jobs would only find them done: spare each a run.
+			await removeJobs(QUEUES.productIndex, claimed.map((v) => requestJobId(v.productId, v.version)));
+			return done;
+		} finally {
+			await this.claims?.release(claimed.map(claimKey));
 		}
+	}
+
+	/**
+	 * Up to a batch of the company's other products waiting for indexing, leased to this worker:
+	 * another worker reading the same backlog at the same moment leases the next ones.
+	 */
+	private async claimBacklog(tenantId: string, productId: string): Promise<ProductIndexView[]> {
+		const { items } = await this.call.call<{ items: ProductIndexView[] }>("catalog.pendingIndexViews", { tenantId, limit: BACKLOG_READ });
+		const others = items.filter((v) => v.productId !== productId);
+		if (!this.claims) return others.slice(0, BACKLOG_BATCH);
+		// Only as many as a batch needs, in order: a worker holding more would leave the other none.
+		const claimed: ProductIndexView[] = [];
+		for (let from = 0; claimed.length < BACKLOG_BATCH && from < others.length; ) {
+			const next = others.slice(from, from + BACKLOG_BATCH - claimed.length);
+			from += next.length;
+			const ours = await this.claims.claim(next.map(claimKey));
+			claimed.push(...next.filter((_, i) => ours[i]));
+		}
+		return claimed;
+	}
+
+	/** Stores the products' views, re-scores the notices they may concern, and marks them matched and indexed. */
+	private async matchProducts(tenantId: string, views: ProductIndexView[]): Promise<{ notices: number; products: number }> {
 		const seq = Date.now();
 		const batch = views.map((v) => ({ v, view: productView(v) }));
 		await bulkUpdate(
@@ -140,7 +176,7 @@ export class MatchingEngine {
 		const noticeIds = [...affected];
 		for (let i = 0; i < noticeIds.length; i += RESCORE_BATCH) {
 			const chunk = noticeIds.slice(i, i + RESCORE_BATCH);
-			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: chunk } }).lean(), this.previousResults(chunk.map((n) => resultId(tenantId, n)))]);
+			const [notices, previous] = await Promise.all([findByIds<IndexedNotice>(this.m.notices, chunk), this.previousResults(chunk.map((n) => resultId(tenantId, n)))]);
 			for (const n of notices) {
 				await this.rescore(tenantId, n.view as NoticeView, (n.signals as Signals) ?? null, profile, n.open, rules, previous.get(resultId(tenantId, n._id)) ?? null);
 			}
@@ -184,7 +220,7 @@ export class MatchingEngine {
 			const batch = await this.m.results.find({ tenant_id: tenantId, _id: { $gt: after } }, { notice_id: 1 }).sort({ _id: 1 }).limit(RESCORE_BATCH).lean();
 			if (batch.length === 0) break;
 			after = batch.at(-1)!._id;
-			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: batch.map((r) => r.notice_id) } }).lean(), this.previousResults(batch.map((r) => r._id))]);
+			const [notices, previous] = await Promise.all([findByIds<IndexedNotice>(this.m.notices, batch.map((r) => r.notice_id)), this.previousResults(batch.map((r) => r._id))]);
 			for (const stored of notices) {
 				const view = stored.view as NoticeView;
 				const signals = (stored.signals as Signals) ?? null;
@@ -205,7 +241,7 @@ export class MatchingEngine {
 	}
 
 	private async previousResults(ids: string[]): Promise<Map<string, ResultDoc>> {
-		return new Map((await this.m.results.find({ _id: { $in: ids } }).lean<ResultDoc[]>()).map((r) => [r._id, r]));
+		return new Map((await findByIds<ResultDoc>(this.m.results, ids)).map((r) => [r._id, r]));
 	}
 
 	/**
@@ -256,4 +292,5 @@ export class MatchingEngine {
 }
 
 const resultId = (tenantId: string, noticeId: string) => `${tenantId}|${noticeId}`;
+const claimKey = (v: ProductIndexView) => `${v.productId}:${v.version}`;
 const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -3,6 +3,7 @@ import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { z } from "zod";
 import { operationAction, validatedAction, type Caller, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
+import { redisClaims, type Claims } from "../../shared/claims.ts";
 import { config } from "../../shared/config.ts";
 import { listRules, updateRule } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
@@ -19,6 +20,7 @@ interface State extends Record<string, any> {
 	conn: Connection;
 	m: MatchingModels;
 	engine: MatchingEngine;
+	claims: Claims;
 	rules: LearnedRules;
 	workers: Array<ReturnType<typeof startWorker>>;
 }
@@ -26,6 +28,8 @@ interface State extends Record<string, any> {
 const ProductJob = z.object({ tenantId: z.uuid(), productId: z.uuid(), version: z.string().min(1).max(64) });
 const NoticeJob = z.object({ noticeId: z.uuid(), version: z.string().max(64).optional() });
 const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
+/** How long a worker holds backlog products it took: longer than a batch takes under load; a dead worker's expire. */
+const BACKLOG_LEASE_MS = 120_000;
 
 export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "matching",
@@ -58,7 +62,8 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.conn = await connectServiceDb("matching");
 		this.m = matchingModels(this.conn);
 		await syncIndexes(this.conn);
-		this.engine = new MatchingEngine(this.m, this.broker as unknown as Caller);
+		this.claims = redisClaims("matching-backlog", BACKLOG_LEASE_MS);
+		this.engine = new MatchingEngine(this.m, this.broker as unknown as Caller, this.claims);
 		await this.engine.sync();
 		this.rules = new LearnedRules(this.m, this.engine, this.broker as unknown as Caller, this.logger);
 		this.workers = [];
@@ -78,6 +83,7 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 	async stopped(this: State) {
 		await this.rules?.outbox.stopReconciler();
 		await Promise.all((this.workers ?? []).map((w) => w.close()));
+		this.claims?.close();
 		await this.conn?.close();
 	},
 };

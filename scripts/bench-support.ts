@@ -1,0 +1,101 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { BrokerOptions, ServiceBroker } from "moleculer";
+import { createBroker } from "../shared/broker.ts";
+import { resetConfig } from "../shared/config.ts";
+import { mintDevIdToken } from "../shared/dev-issuer.ts";
+import { localTransporter } from "../test/support/processes.ts";
+import { startCluster, type Cluster } from "./cluster.ts";
+
+// What the cluster benchmarks share: their own cluster (or a running one at --url), a
+// service-less broker in it, companies with API keys, HTTP calls and /proc readings.
+
+export const arg = (name: string, dflt: string): string => {
+	const i = process.argv.indexOf(`--${name}`);
+	return i > 0 ? process.argv[i + 1]! : dflt;
+};
+
+export interface BenchTarget {
+	base: string;
+	broker: ServiceBroker;
+	/** The benchmark's own cluster (absent with --url). */
+	cluster?: Cluster;
+	stop(): Promise<void>;
+}
+
+/** Starts a cluster of its own (prefixes `<tag><run>`), or reaches the one at `url` over NATS. */
+export async function benchTarget(tag: string, url: string, env: Record<string, string> = {}): Promise<BenchTarget> {
+	// The benchmark's own broker needs no ops port (the cluster's processes get theirs).
+	process.env.OPS_PORT = "off";
+	resetConfig();
+	let cluster: Cluster | undefined;
+	let base = url;
+	let transporter = localTransporter();
+	let namespace = process.env.NAMESPACE || "oms";
+	if (!url) {
+		const run = randomBytes(3).toString("hex");
+		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: { LOG_LEVEL: "warn", MONGO_DB_PREFIX: `${tag}${run}`, REDIS_PREFIX: `oms-${tag}-${run}`, ...env } });
+		process.stderr.write(`bench: own cluster\n${cluster.table()}\n`);
+		await cluster.ready();
+		({ url: base, transporter, namespace } = cluster);
+	}
+	const broker = createBroker([], { transporter: transporter as BrokerOptions["transporter"], namespace, logger: false, skipProcessEventRegistration: true });
+	await broker.start();
+	await broker.waitForServices(["auth-keys", "catalog", "opportunities", "matching"], 60_000);
+	return {
+		base,
+		broker,
+		cluster,
+		async stop() {
+			await broker.stop();
+			await cluster?.stop();
+		},
+	};
+}
+
+/** An API call; throws on any answer but 2xx. */
+export async function json(base: string, method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<any> {
+	const res = await fetch(`${base}/api/v1${path}`, { method, headers: { ...auth, "Content-Type": "application/json", Origin: "http://localhost:3000" }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const text = await res.text();
+	if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+	return text ? JSON.parse(text) : null;
+}
+
+const SCOPES = ["opportunities:read", "opportunities:write", "profile:read", "profile:write"];
+
+/** A new company, its owner signed in, and an API key that reads and writes opportunities and the catalog. */
+export async function companyWithKey(t: BenchTarget, name: string): Promise<{ tenantId: string; key: string; auth: Record<string, string> }> {
+	const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${randomUUID().slice(0, 8)}@example.com`;
+	const { tenantId } = await t.broker.call<{ tenantId: string }, object>("auth-keys.createTenant", { name, ownerEmail: email });
+	const session = await fetch(`${t.base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}` } });
+	const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
+	const { secret } = await json(t.base, "POST", "/api-keys", { Cookie: cookie }, { name: "bench", scopes: SCOPES });
+	return { tenantId, key: secret, auth: { Authorization: `Bearer ${secret}` } };
+}
+
+/** CPU (ticks of user + system time, 100 a second) and RSS of a process, from /proc. */
+export function procSample(pid: number): { ticks: number; rssKb: number } | null {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+		const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+		return { ticks: Number(fields[11]) + Number(fields[12]), rssKb: Number(rss?.[1] ?? 0) };
+	} catch {
+		return null;
+	}
+}
+
+/** The FerretDB that scripts/services.sh started, if any (its CPU is most of the database's). */
+export function ferretdbPid(): number | null {
+	try {
+		const pid = Number(readFileSync(join(process.env.OMS_CACHE_DIR || join(homedir(), ".cache/oms"), "ferretdb.pid"), "utf8").trim());
+		return procSample(pid) ? pid : null;
+	} catch {
+		return null;
+	}
+}
+
+/** The value at quantile `p` (0..1) of the numbers. */
+export const quantile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
