@@ -1,5 +1,6 @@
 import { bulkUpdate } from "./mongo.ts";
-import { Types, type Model } from "mongoose";
+import { randomBytes } from "node:crypto";
+import type { Model } from "mongoose";
 import type { JobsOptions } from "bullmq";
 import { every, type Periodic } from "./periodic.ts";
 import { BULK_PRIORITY, enqueue, useQueue, type QueueName } from "./queue.ts";
@@ -25,8 +26,30 @@ export const workRequestSchema = {
 	done: { type: String, default: null },
 };
 
-/** A fresh, increasing version token (ObjectIds sort by time, then by counter). */
-export const newVersion = (): string => new Types.ObjectId().toHexString();
+const PROCESS_TAG = randomBytes(4).toString("hex");
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * A fresh version token, increasing across processes: 24 hex digits of seconds (as an ObjectId
+ * starts, so tokens stored before compare lower), milliseconds, a counter and the process's tag.
+ * An ObjectId orders two processes' tokens of the same second by their random process part, so
+ * a later result from one matching worker could lose to an earlier one from the other.
+ */
+export function newVersion(): string {
+	const now = Date.now();
+	if (now > lastMs) {
+		lastMs = now;
+		counter = 0;
+	} else if (++counter > 0xfffff) {
+		// the same millisecond, or the clock stepped back: stay increasing
+		lastMs++;
+		counter = 0;
+	}
+	const seconds = Math.floor(lastMs / 1000).toString(16).padStart(8, "0");
+	const ms = (lastMs % 1000).toString(16).padStart(3, "0");
+	return `${seconds}${ms}${counter.toString(16).padStart(5, "0")}${PROCESS_TAG}`;
+}
 
 /** A new request, for a document being inserted. */
 export function newRequest(version = newVersion()): WorkRequest {

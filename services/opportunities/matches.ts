@@ -67,7 +67,7 @@ export async function recordMatch(m: OpportunityModels, r: MatchResult): Promise
 	};
 	const existing = await m.opportunities.findOne({ tenant_id: tenantId, notice_id: noticeId }, { _id: 1, match_version: 1 }).lean();
 	if (existing) {
-		// Versions are ObjectId hex strings: they compare in creation order.
+		// Versions (newVersion) compare in the order they were made, whichever process made them.
 		await m.opportunities.updateOne({ _id: existing._id, $or: [{ match_version: null }, { match_version: { $lte: matchVersion } }] }, { $set: set });
 		return { id: existing._id, created: false };
 	}
