@@ -41,6 +41,9 @@ async function ensureAllSettings(m: NotificationModels, caller: Caller): Promise
 	}
 }
 
+/** How long the settings job waits for auth-keys to join before it fails (and runs again on schedule). */
+const AUTH_KEYS_WAIT_MS = 60_000;
+
 const DigestJob = z.object({ tenantId: z.uuid(), slot: z.iso.datetime() }).strict();
 
 export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
@@ -83,6 +86,8 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 				case "tick":
 					return queueDueDigests(this.m);
 				case "ensure-settings":
+					// At a cluster's start this runs as soon as notifications is up, often before auth-keys has joined.
+					await this.broker.waitForServices(["auth-keys"], AUTH_KEYS_WAIT_MS);
 					return ensureAllSettings(this.m, broker);
 				case "send-digest": {
 					const { tenantId, slot } = DigestJob.parse(job.data);
