@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { BrokerOptions, ServiceBroker } from "moleculer";
 import { createBroker } from "../shared/broker.ts";
 import { resetConfig } from "../shared/config.ts";
+import { dropDatabases } from "../shared/mongo.ts";
 import { mintDevIdToken } from "../shared/dev-issuer.ts";
 import { localTransporter } from "../test/support/processes.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
@@ -31,12 +32,13 @@ export async function benchTarget(tag: string, url: string, env: Record<string, 
 	process.env.OPS_PORT = "off";
 	resetConfig();
 	let cluster: Cluster | undefined;
+	let prefix = "";
 	let base = url;
 	let transporter = localTransporter();
 	let namespace = process.env.NAMESPACE || "oms";
 	if (!url) {
-		const run = randomBytes(3).toString("hex");
-		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: { LOG_LEVEL: "warn", MONGO_DB_PREFIX: `${tag}${run}`, REDIS_PREFIX: `oms-${tag}-${run}`, ...env } });
+		prefix = `${tag}${randomBytes(3).toString("hex")}`;
+		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: { LOG_LEVEL: "warn", MONGO_DB_PREFIX: prefix, REDIS_PREFIX: `oms-${prefix}`, ...env } });
 		process.stderr.write(`bench: own cluster\n${cluster.table()}\n`);
 		await cluster.ready();
 		({ url: base, transporter, namespace } = cluster);
@@ -51,6 +53,7 @@ export async function benchTarget(tag: string, url: string, env: Record<string, 
 		async stop() {
 			await broker.stop();
 			await cluster?.stop();
+			if (prefix) await dropDatabases(prefix);
 		},
 	};
 }

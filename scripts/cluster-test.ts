@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import mongoose from "mongoose";
-import { config, resetConfig } from "../shared/config.ts";
+import { resetConfig } from "../shared/config.ts";
+import { dropDatabases } from "../shared/mongo.ts";
 import { ROOT } from "../test/support/processes.ts";
 import type { ClusterRef } from "../test/support/cluster.ts";
 import { startCluster } from "./cluster.ts";
@@ -68,10 +68,7 @@ try {
 } finally {
 	await cluster.stop();
 	rmSync(report, { force: true });
-	const conn = await mongoose.createConnection(config().MONGO_URL).asPromise();
-	const { databases } = await conn.db!.admin().listDatabases();
-	for (const d of databases) if (d.name.startsWith(`${mongoPrefix}_`)) await conn.useDb(d.name).dropDatabase();
-	await conn.close();
+	await dropDatabases(mongoPrefix);
 	logStream.end();
 }
 process.exit(code);

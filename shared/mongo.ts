@@ -21,6 +21,17 @@ export async function connectServiceDb(service: string): Promise<Connection> {
 	return conn;
 }
 
+/** Drops every database whose name starts with `<prefix>_` (a test run's, a benchmark cluster's). */
+export async function dropDatabases(prefix: string): Promise<void> {
+	const conn = await mongoose.createConnection(config().MONGO_URL).asPromise();
+	try {
+		const { databases } = await conn.db!.admin().listDatabases();
+		for (const d of databases) if (d.name.startsWith(`${prefix}_`)) await conn.useDb(d.name).dropDatabase();
+	} finally {
+		await conn.close();
+	}
+}
+
 /** Creates the declared indexes of every model on a connection (idempotent). */
 export async function syncIndexes(conn: Connection): Promise<void> {
 	for (const model of Object.values(conn.models)) await model.createIndexes();

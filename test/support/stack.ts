@@ -1,7 +1,7 @@
 import type { ServiceBroker } from "moleculer";
-import mongoose from "mongoose";
 import { createBroker } from "../../shared/broker.ts";
 import { config } from "../../shared/config.ts";
+import { dropDatabases } from "../../shared/mongo.ts";
 import { mintDevIdToken } from "../../shared/dev-issuer.ts";
 import { selectServices } from "../../services/registry.ts";
 import { clusterForThisFile, joinCluster, joinedCluster } from "./cluster.ts";
@@ -36,14 +36,7 @@ export async function startStack(services = "all", overrides: Parameters<typeof 
 /** Drops every database this test process created (its prefix is unique to it). */
 export async function dropTestDatabases(): Promise<void> {
 	if (joinedCluster()) return; // the cluster's, dropped by its runner when every file is done
-	const c = config();
-	const conn = await mongoose.createConnection(c.MONGO_URL).asPromise();
-	try {
-		const { databases } = await conn.db!.admin().listDatabases();
-		for (const d of databases) if (d.name.startsWith(`${c.MONGO_DB_PREFIX}_`)) await conn.useDb(d.name).dropDatabase();
-	} finally {
-		await conn.close();
-	}
+	await dropDatabases(config().MONGO_DB_PREFIX);
 }
 
 export const ORIGIN = () => new URL(config().PUBLIC_URL).origin;
