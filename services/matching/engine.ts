@@ -56,7 +56,7 @@ export class MatchingEngine {
 		private readonly m: MatchingModels,
 		private readonly call: Caller,
 		/** Leases on backlog products, so that concurrent workers take different batches. */
-		private readonly claims?: Claims,
+		private readonly claims: Claims,
 	) {}
 
 	/** Catches the in-memory indexes up with what any process stored since the last sync. */
@@ -130,7 +130,7 @@ export class MatchingEngine {
 			await removeJobs(QUEUES.productIndex, claimed.map((v) => requestJobId(v.productId, v.version)));
 			return done;
 		} finally {
-			await this.claims?.release(claimed.map(claimKey));
+			await this.claims.release(claimed.map(claimKey));
 		}
 	}
 
@@ -141,7 +141,6 @@ export class MatchingEngine {
 	private async claimBacklog(tenantId: string, productId: string): Promise<ProductIndexView[]> {
 		const { items } = await this.call.call<{ items: ProductIndexView[] }>("catalog.pendingIndexViews", { tenantId, limit: BACKLOG_READ });
 		const others = items.filter((v) => v.productId !== productId);
-		if (!this.claims) return others.slice(0, BACKLOG_BATCH);
 		// Only as many as a batch needs, in order: a worker holding more would leave the other none.
 		const claimed: ProductIndexView[] = [];
 		for (let from = 0; claimed.length < BACKLOG_BATCH && from < others.length; ) {
