@@ -1,7 +1,9 @@
 import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
 import { config, type Config } from "./config.ts";
 import { loggerConfig } from "./logger.ts";
+import { CallWatchdog } from "./call-watchdog.ts";
 import { opsServerMiddleware } from "./ops-server.ts";
+import { PromiseGuard } from "./promise-guard.ts";
 import { closeProducers } from "./queue.ts";
 import { RequestContextMiddleware } from "./request-context.ts";
 import { FailFastWhileDisconnected } from "./transporter-guard.ts";
@@ -28,7 +30,17 @@ export function brokerOptions(c: Config = config(), overrides: Partial<BrokerOpt
 		logger: loggerConfig(c),
 		validator: false,
 		// Queue producers are shared by a process's services: closed once, when its broker stops.
-		middlewares: [ZodValidator, { name: "QueueProducers", stopped: () => closeProducers() }, FailFastWhileDisconnected, RequestContextMiddleware, opsServerMiddleware(c)],
+		// PromiseGuard last: it wraps the others, so nothing below the bulkhead throws synchronously;
+		// CallWatchdog (readiness fails on a call stuck in flight) gets a promise from every call.
+		middlewares: [
+			ZodValidator,
+			{ name: "QueueProducers", stopped: () => closeProducers() },
+			FailFastWhileDisconnected,
+			RequestContextMiddleware,
+			opsServerMiddleware(c),
+			CallWatchdog,
+			PromiseGuard,
+		],
 		// Rendered by the ops server's GET /metrics (shared/metrics.ts), not by a reporter of its own.
 		metrics: { enabled: true, reporter: null },
 		requestTimeout: c.REQUEST_TIMEOUT_MS,

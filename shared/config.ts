@@ -31,6 +31,8 @@ const Env = z.object({
 	OIDC_JWKS_URL: z.string().default(""),
 	DEV_ISSUER_DIR: z.string().default(".data/dev-issuer"),
 	REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+	/** A local call in flight longer than this makes the process not ready (shared/call-watchdog.ts). */
+	CALL_STUCK_MS: z.coerce.number().int().positive().default(120_000),
 	SMTP_URL: z.string().default("smtp://127.0.0.1:1025"),
 	MAIL_FROM: z.string().default("Opportunity Matching <digest@localhost>"),
 	PORTAL_URL: z.string().default(""),

@@ -22,7 +22,8 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
  * Validates an action's params with the zod schema its `input` thunk returns and replaces
  * them with the parsed value (defaults applied, strings coerced), as moleculer-essentials
  * does. Runs where the action runs, so every caller (gateway, CLI, another service) is
- * checked the same way.
+ * checked the same way. The wrapper is async: a refusal must reject, not throw, or the
+ * bulkhead around it never frees the call's slot (shared/promise-guard.ts).
  */
 export const ZodValidator: Middleware = {
 	name: "ZodValidator",
@@ -30,7 +31,7 @@ export const ZodValidator: Middleware = {
 		// A thunk, because Moleculer deep-copies action schemas and a copied zod schema is broken.
 		const schema = typeof action.input === "function" ? (action.input() as z.ZodType) : undefined;
 		if (!schema) return handler;
-		return function validated(ctx: any) {
+		return async function validated(ctx: any) {
 			ctx.params = parseOrThrow(schema, ctx.params ?? {});
 			return handler(ctx);
 		};
