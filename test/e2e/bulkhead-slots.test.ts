@@ -34,7 +34,7 @@ afterAll(async () => {
 function inFlight(broker: ServiceBroker): Record<string, number> {
 	const metric = broker.metrics.getMetric("moleculer.request.bulkhead.inflight");
 	const out: Record<string, number> = {};
-	for (const v of (metric?.snapshot() ?? []) as { labels: { action: string }; value: number }[]) out[v.labels.action] = v.value;
+	for (const v of (metric?.snapshot() ?? []) as unknown as { labels: { action: string }; value: number }[]) out[v.labels.action] = v.value;
 	return out;
 }
 
