@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import { z } from "zod";
 import { IMPORT_MAX_ROWS, ImportCsvText, ImportProductsBody, ProductImportRow, type ImportResult, type ImportRowResult } from "../../shared/contract/catalog.ts";
 import { Issue as IssueSchema } from "../../shared/contract/common.ts";
+import { unsafeTextIssues } from "../../shared/contract/safe-text.ts";
 import { ApiError, validationFailed, type Issue } from "../../shared/errors.ts";
 import { parseOrThrow, toIssues } from "../../shared/validation.ts";
 import { sendAll, type Catalog } from "./indexing.ts";
@@ -124,6 +125,7 @@ export async function importRows(cat: Catalog, tenantId: string, lines: ImportLi
 		if (result.issues.some((i) => i.code === "column_count")) continue;
 		const parsed = ProductImportRow.safeParse(l.row);
 		if (!parsed.success) result.issues.push(...toIssues(parsed.error));
+		result.issues.push(...unsafeTextIssues(l.row));
 		if (!parsed.success || result.issues.length) continue;
 		const { partner: name, ...r } = parsed.data;
 		const partner = partners.get(partnerKey(name));
@@ -140,27 +142,28 @@ export async function importRows(cat: Catalog, tenantId: string, lines: ImportLi
 
 const INSERT_BATCH = 500;
 
-/** Unordered bulk inserts: each document on its own, a duplicate (11000) refusing only its row. */
+const notStored = (): Issue => ({ path: "", code: "not_stored", message: "The store did not save this row (nothing of it was written); import it again" });
+
+/**
+ * Unordered bulk inserts: each document on its own, a duplicate (11000) refusing only its row.
+ * The report is the truth row by row: when the store refuses anything but duplicates, or fails
+ * the batch as a whole (a lost connection), the batch is read back and only rows found there
+ * are `created`; the others are `invalid` with `not_stored` (nothing of them was written).
+ */
 async function insertRows(cat: Catalog, rows: Array<{ result: ImportRowResult; doc: ProductDoc }>): Promise<void> {
 	const duplicates: typeof rows = [];
 	const created: ProductDoc[] = [];
 	for (let i = 0; i < rows.length; i += INSERT_BATCH) {
 		const batch = rows.slice(i, i + INSERT_BATCH);
-		const failed = new Map<number, number>();
-		try {
-			await cat.m.products.insertMany(batch.map((r) => r.doc), { ordered: false });
-		} catch (e) {
-			// The driver's WriteError carries the code itself or in `err` (as mongoose passes it on).
-			const writeErrors = (e as { writeErrors?: Array<{ index: number; code?: number; err?: { code?: number } }> }).writeErrors;
-			if (!writeErrors) throw e;
-			for (const w of writeErrors) failed.set(w.index, w.code ?? w.err?.code ?? 0);
-			if ([...failed.values()].some((code) => code !== 11000)) throw e;
-		}
+		const failed = await insertBatch(cat, batch.map((r) => r.doc));
+		const stored = [...failed.values()].some((code) => code !== 11000) ? await storedIds(cat, batch[0]!.doc) : null;
 		batch.forEach((r, j) => {
-			if (failed.has(j)) return duplicates.push(r);
-			r.result.outcome = "created";
-			r.result.product_id = r.doc._id;
-			created.push(r.doc);
+			if (stored ? stored.has(r.doc._id) : !failed.has(j)) {
+				r.result.outcome = "created";
+				r.result.product_id = r.doc._id;
+				created.push(r.doc);
+			} else if (failed.get(j) === 11000) duplicates.push(r);
+			else r.result.issues.push(notStored());
 		});
 	}
 	if (duplicates.length) {
@@ -172,6 +175,26 @@ async function insertRows(cat: Catalog, rows: Array<{ result: ImportRowResult; d
 		}
 	}
 	await sendAll(cat.outbox, created);
+}
+
+/** Inserts the documents; the error code of each refused one by its index (-1: the whole batch failed). */
+async function insertBatch(cat: Catalog, docs: ProductDoc[]): Promise<Map<number, number>> {
+	const failed = new Map<number, number>();
+	try {
+		await cat.m.products.insertMany(docs, { ordered: false });
+	} catch (e) {
+		// The driver's WriteError carries the code itself or in `err` (as mongoose passes it on).
+		const writeErrors = (e as { writeErrors?: Array<{ index: number; code?: number; err?: { code?: number } }> }).writeErrors;
+		for (const w of writeErrors ?? []) failed.set(w.index, w.code ?? w.err?.code ?? 0);
+		if (!writeErrors) docs.forEach((_, j) => failed.set(j, -1));
+	}
+	return failed;
+}
+
+/** The ids of the company's products stored at this import's instant. */
+async function storedIds(cat: Catalog, like: ProductDoc): Promise<Set<string>> {
+	const found = await cat.m.products.find({ tenant_id: like.tenant_id, created_at: like.created_at }, { _id: 1 }).lean<{ _id: string }[]>();
+	return new Set(found.map((d) => d._id));
 }
 
 export function summarize(rows: ImportRowResult[]): ImportResult {

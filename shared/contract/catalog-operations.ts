@@ -73,6 +73,7 @@ export const importProducts = defineOperation({
 	description:
 		"The body is either a JSON array of product rows (application/json) or CSV (text/csv, a header line naming the columns), at most 5,000 rows. Rows name their partner (`partner`, the partner's name) instead of its id; the other columns are those of a product (commodity_codes separated by `;` and specs as JSON text in CSV). Each row is validated and created on its own, as POST /products would: the answer reports, per row with its line number, whether it was created, already existed (never overwritten) or was invalid and why (a partner name that is not on file is unknown_partner, a de-authorized one partner_not_authorized). A body that cannot be parsed at all is invalid_import and nothing is written: CSV with broken quoting, without a header line, without a partner or name column, with an unknown or repeated column; JSON that is not an array. An import without rows or with more than 5,000 is validation_failed. In CSV, empty cells are absent fields, blank lines are skipped, and a quoted cell may span lines (its row's line is where it starts). Saved products durably request indexing and matching.",
 	body: ImportProductsBody,
+	bodyTextCheckedPerRow: true,
 	response: ImportResult,
 	errors: ["validation_failed", "invalid_import", "unsupported_type", "file_too_large"],
 });

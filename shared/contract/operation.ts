@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
+import { unsafeTextIssues } from "./safe-text.ts";
 import type { Scope } from "./scopes.ts";
 
 /**
@@ -39,16 +40,27 @@ export interface Operation {
 	errors?: ErrorCode[];
 	/** Extra response headers of a success, for the OpenAPI document. */
 	responseHeaders?: Record<string, string>;
+	/** The body is checked for unsafe text row by row by the action (an import reports per row). */
+	bodyTextCheckedPerRow?: boolean;
 }
 
 export const defineOperation = <O extends Operation>(op: O): O => op;
 
-/** The zod schema of the params an operation's action receives (strict everywhere). */
+/**
+ * The zod schema of the params an operation's action receives: strict everywhere, and no text
+ * in it may hold control characters or lone surrogates (shared/contract/safe-text.ts).
+ */
 export function actionInput(op: Operation): z.ZodObject {
 	const shape: Record<string, z.ZodType> = {
 		...(op.pathParams?.shape ?? {}),
 		...(op.query?.shape ?? {}),
 	};
 	if (op.body) shape.body = op.bodyRequired === false ? op.body.optional() : op.body;
-	return z.object(shape).strict();
+	return z
+		.object(shape)
+		.strict()
+		.superRefine((params, ctx) => {
+			const checked = op.bodyTextCheckedPerRow ? { ...params, body: undefined } : params;
+			for (const i of unsafeTextIssues(checked)) ctx.addIssue({ code: "custom", path: i.path ? i.path.split(".") : [], message: i.message });
+		});
 }
