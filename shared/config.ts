@@ -1,3 +1,4 @@
+import proxyAddr from "proxy-addr";
 import { z } from "zod";
 
 // Every setting the services read, with its default, validated once at start-up.
@@ -23,6 +24,12 @@ const Env = z.object({
 	RATE_LIMIT_POINTS: z.coerce.number().int().positive().default(600),
 	RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
 	RATE_LIMIT_ANON_POINTS: z.coerce.number().int().positive().default(120),
+	/**
+	 * The proxies in front of the gateway (addresses, CIDRs, or proxy-addr's names loopback,
+	 * linklocal, uniquelocal; comma-separated). Only a peer listed here is believed about the
+	 * client's address (X-Forwarded-For), which the anonymous rate limit is keyed on.
+	 */
+	TRUST_PROXY: z.string().default(""),
 	SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
 	SESSION_COOKIE: z.string().default("oms_session"),
 	CURSOR_SECRET: z.string().default(""),
@@ -46,9 +53,17 @@ export type Config = z.infer<typeof Env> & {
 	/** The issuer URL the local development issuer signs with. */
 	devIssuer: string;
 	allowedOrigins: string[];
+	/** TRUST_PROXY as a list, each entry checked. */
+	trustedProxies: string[];
 };
 
 export const DEV_ISSUER_PATH = "/dev-issuer";
+
+const commaList = (value: string) =>
+	value
+		.split(",")
+		.map((s) => s.trim())
+		.filter(Boolean);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	const parsed = Env.safeParse(env);
@@ -64,11 +79,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 		if (issuer === devIssuer || !c.OIDC_JWKS_URL) throw new Error("Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused");
 		if (!c.CURSOR_SECRET || c.CURSOR_SECRET.length < 32) throw new Error("Invalid configuration: production needs CURSOR_SECRET of at least 32 characters");
 	}
-	const allowedOrigins = (c.ALLOWED_ORIGINS || new URL(c.PUBLIC_URL).origin)
-		.split(",")
-		.map((s) => s.trim())
-		.filter(Boolean);
-	return { ...c, OIDC_ISSUER: issuer, devIssuer, allowedOrigins };
+	const allowedOrigins = commaList(c.ALLOWED_ORIGINS || new URL(c.PUBLIC_URL).origin);
+	const trustedProxies = commaList(c.TRUST_PROXY);
+	try {
+		proxyAddr.compile(trustedProxies);
+	} catch (e) {
+		throw new Error(`Invalid configuration: TRUST_PROXY: ${(e as Error).message} (addresses or CIDRs, comma-separated)`);
+	}
+	return { ...c, OIDC_ISSUER: issuer, devIssuer, allowedOrigins, trustedProxies };
 }
 
 let cached: Config | undefined;

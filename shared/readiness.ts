@@ -3,8 +3,10 @@ import type { ServiceBroker } from "moleculer";
 
 // Readiness: does this process reach the backing services it uses? Each user registers the
 // check of its own connection where it opens it (queues: Redis; service databases: MongoDB; the
-// gateway: its rate-limit Redis), so a process checks exactly what it uses. NATS is checked
-// through the broker's transporter. Every check is bounded: a probe must never hang.
+// gateway: its rate-limit Redis and that every service it routes to has an instance), so a
+// process checks exactly what it uses. NATS is checked through the broker's transporter. Every
+// check is bounded: a probe must never hang. The check states, errors included, are for the ops
+// port only: the API port's /readyz answers without them.
 
 export const CHECK_TIMEOUT_MS = 2000;
 
@@ -88,9 +90,3 @@ export async function checkReadiness(broker: ServiceBroker): Promise<Readiness> 
 	const checks = Object.fromEntries(names.map((n, i) => [n, states[i]!]));
 	return { ready: states.every((s) => s.status === "up"), checks };
 }
-
-/** "redis (no answer within 1000 ms), nats (not connected)": the failing checks, for messages. */
-export const failingChecks = (r: Readiness): string[] =>
-	Object.entries(r.checks)
-		.filter(([, s]) => s.status === "down")
-		.map(([n, s]) => `${n} (${s.error})`);

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from "node:http";
+import { z } from "zod";
+import { validationFailed } from "../../shared/errors.ts";
 import { sha256 } from "../../shared/hash.ts";
 
 // Reading the caller's credential off a request. Secrets are hashed here, at the edge,
@@ -13,7 +15,6 @@ export type Presented =
 	| { kind: "bearer"; token: string }
 	| { kind: "malformed" }
 	| { kind: "none" };
-
 
 export function bearerToken(req: IncomingMessage): string | null | undefined {
 	const h = req.headers.authorization;
@@ -40,4 +41,19 @@ export function presentedCredential(req: IncomingMessage, cookieName: string): P
 	const cookie = cookieValue(req, cookieName);
 	if (cookie !== undefined) return /^[A-Za-z0-9_-]{43}$/.test(cookie) ? { kind: "session", hash: sha256(cookie) } : { kind: "malformed" };
 	return { kind: "none" };
+}
+
+/** A tenant id is a UUID (auth-keys mints them with randomUUID). */
+const TenantId = z.uuid();
+
+/**
+ * The company a browser session (or a sign-in) selects with X-Service-Tenant, if it names one.
+ * Anything but a tenant id is refused here, at the edge, before any service is asked about it.
+ */
+export function selectedTenant(req: IncomingMessage): string | undefined {
+	const header = req.headers["x-service-tenant"];
+	if (header === undefined) return undefined;
+	if (typeof header === "string" && TenantId.safeParse(header).success) return header;
+	const issue = { path: "X-Service-Tenant", code: "invalid_format", message: "Must be a company id (a UUID)" };
+	throw validationFailed([issue], "X-Service-Tenant must be a company id (a UUID)");
 }

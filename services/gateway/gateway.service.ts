@@ -1,18 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Redis } from "ioredis";
-import type { Context, ServiceSchema } from "moleculer";
+import type { Context, Service, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
 import type { AuthContext, RequestMeta } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import { operationByAction } from "../../shared/contract/index.ts";
 import type { Operation } from "../../shared/contract/operation.ts";
 import { ApiError } from "../../shared/errors.ts";
-import { addReadinessCheck, checkReadiness, failingChecks, pingRedis } from "../../shared/readiness.ts";
+import { addReadinessCheck, checkReadiness, pingRedis } from "../../shared/readiness.ts";
 import { withRequestId } from "../../shared/request-context.ts";
 import { checkAccess, checkOrigin } from "./access.ts";
-import { presentedCredential } from "./credentials.ts";
-import { sendError } from "./http-errors.ts";
+import { bodyReader } from "./bodies.ts";
+import { clientAddress, type ClientAddress } from "./client-address.ts";
+import { presentedCredential, selectedTenant } from "./credentials.ts";
+import { sendError, undecodablePathParam, type AliasPattern } from "./http-errors.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { RateLimits } from "./rate-limit.ts";
 import { API_PREFIX, API_ROUTES, UPLOAD_ROUTES } from "./routes.ts";
@@ -27,9 +29,20 @@ const requestIdOf = (req: Req) => req.$requestId ?? (req.$ctx?.requestID as stri
 
 /** The services the API routes to: the gateway is ready only while each has a live instance. */
 const ROUTED_SERVICES = [...new Set(Object.values(API_ROUTES).map((action) => action.split(".")[0]!))].filter((s) => s !== "gateway").sort();
-const httpHandlerOf = (ApiGateway as unknown as { methods: { httpHandler(req: Req, res: Res, next?: unknown): Promise<unknown> } }).methods.httpHandler;
+const gatewayMethods = (ApiGateway as unknown as { methods: Record<"httpHandler" | "resolveAlias", (...args: any[]) => any> }).methods;
 
-const clientIp = (req: Req) => req.socket.remoteAddress ?? "unknown";
+type RequestContext = Context<unknown, RequestMeta & Record<string, unknown>>;
+
+/** The gateway's own state and the moleculer-web parts it uses: what `this` is in its handlers. */
+interface Gateway extends Service {
+	redis: Redis;
+	rateLimits: RateLimits;
+	clientAddress: ClientAddress;
+	removeChecks: Array<() => void>;
+	openapiDoc?: Record<string, unknown>;
+	aliases: AliasPattern[];
+	authenticate(ctx: RequestContext, req: Req, op: Operation): Promise<AuthContext | null>;
+}
 
 function opFor(action: string): Operation {
 	const op = operationByAction.get(action);
@@ -41,60 +54,51 @@ function without(routes: Record<string, string>, drop: Record<string, unknown>):
 	return Object.fromEntries(Object.entries(routes).filter(([r]) => !(r in drop)));
 }
 
-const mediaType = (req: Req) => (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-const isJson = (type: string) => /^application\/(.+\+)?json$/.test(type);
-
 /**
  * One moleculer-web route over /api/v1 for a group of aliases sharing a body limit and the
- * media types they accept. Every route authenticates, reshapes params for the action and
- * answers errors in the contract's body.
+ * media types they accept. Every route authenticates, then reads the body, reshapes params for
+ * the action and answers errors in the contract's body.
  */
 function apiRoute(name: string, aliases: Record<string, string>, bodyLimit: string, mediaTypes: string[]) {
-	const textTypes = mediaTypes.filter((t) => !isJson(t));
+	const readBody = bodyReader(bodyLimit, mediaTypes);
 	return {
 		name,
 		path: API_PREFIX,
 		aliases,
 		mappingPolicy: "restrict",
 		mergeParams: false,
-		authentication: true,
+		// moleculer-web parses bodies before any hook and authenticates after onBeforeCall; both
+		// happen in onBeforeCall instead, the credential first.
+		authentication: false,
 		autoAliases: false,
-		bodyParsers: {
-			json: { strict: true, limit: bodyLimit },
-			...(textTypes.length ? { text: { type: textTypes, limit: bodyLimit } } : {}),
-		},
+		bodyParsers: false,
 		callOptions: { timeout: config().REQUEST_TIMEOUT_MS },
-		onBeforeCall(this: any, _ctx: Context, _route: unknown, req: Req, _res: Res, alias: { action: string }) {
+		async onBeforeCall(this: Gateway, ctx: RequestContext, _route: unknown, req: Req, res: Res, alias: { action: string }) {
 			const op = opFor(alias.action);
-			const raw = req.$params as { body: unknown; query: Record<string, unknown>; params: Record<string, string> };
+			await this.authenticate(ctx, req, op);
+			const raw = req.$params as { query: Record<string, unknown>; params: Record<string, string> };
 			const params: Record<string, unknown> = { ...raw.query, ...raw.params };
-			if (op.body && hasBody(req)) {
-				const type = mediaType(req);
-				if (!mediaTypes.some((t) => (isJson(t) ? isJson(type) : t === type))) {
-					throw new ApiError("unsupported_type", `Send the request body as ${mediaTypes.join(" or ")}`);
-				}
-				params.body = raw.body;
+			if (op.body) {
+				const body = await readBody(req, res);
+				if (body !== undefined) params.body = body;
 			}
 			// The action receives {...path, ...query, body}; replace in place, moleculer-web calls with this object.
 			for (const k of Object.keys(raw)) delete (raw as Record<string, unknown>)[k];
 			Object.assign(raw, params);
 		},
-		onAfterCall(this: any, _ctx: Context, _route: unknown, req: Req, res: Res, data: unknown) {
+		onAfterCall(this: Gateway, _ctx: Context, _route: unknown, req: Req, res: Res, data: unknown) {
 			for (const [k, v] of Object.entries(req.$rateHeaders ?? {})) res.setHeader(k, v);
 			res.setHeader("Cache-Control", "no-store");
 			return data;
 		},
-		onError(this: any, req: Req, res: Res, err: unknown) {
+		onError(this: Gateway, req: Req, res: Res, err: unknown) {
 			for (const [k, v] of Object.entries(req.$rateHeaders ?? {})) res.setHeader(k, v);
 			sendError(req, res, err, requestIdOf(req), bodyLimit, this.logger);
 		},
 	};
 }
 
-/** True when the request carries body bytes (as opposed to an absent body). */
-const hasBody = (req: Req) => Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
-
-export const GatewayService: ServiceSchema<any> = {
+export const GatewayService: ServiceSchema<any, Record<string, any>, Record<string, any>, Gateway> = {
 	name: "gateway",
 	mixins: [ApiGateway as unknown as ServiceSchema],
 
@@ -119,7 +123,7 @@ export const GatewayService: ServiceSchema<any> = {
 				authentication: false,
 			},
 		],
-		onError(this: any, req: Req, res: Res, err: unknown) {
+		onError(this: Gateway, req: Req, res: Res, err: unknown) {
 			sendError(req, res, err, requestIdOf(req), config().BODY_LIMIT, this.logger);
 		},
 	},
@@ -129,21 +133,22 @@ export const GatewayService: ServiceSchema<any> = {
 		// to other services are retried by the broker on their own.
 		rest: { retryPolicy: { enabled: false } },
 		health: { visibility: "published", handler: () => ({ status: "ok" }) },
-		// Ready = this process's backing services answer (NATS, Redis; shared/readiness.ts) and
-		// every service the API routes to has an instance up.
+		// Ready = this process's checks pass (shared/readiness.ts): NATS, Redis, and every service
+		// the API routes to has an instance up. Anyone can ask this port, so the answer names no
+		// check and no error; the ops port's /readyz, which is not public, has them.
 		ready: {
 			visibility: "published",
-			async handler(this: any) {
+			async handler(this: Gateway) {
 				const readiness = await checkReadiness(this.broker);
-				const up = new Set(this.broker.registry.getServiceList({ onlyAvailable: true }).map((s: { name: string }) => s.name));
-				const problems = [...failingChecks(readiness), ...ROUTED_SERVICES.filter((s) => !up.has(s)).map((s) => `${s} (no instance available)`)];
-				if (problems.length) throw new ApiError("internal", `Not ready: ${problems.join(", ")}`, { status: 503, headers: { "Retry-After": "5" } });
+				if (!readiness.ready) {
+					throw new ApiError("internal", "Not ready: a service this gateway depends on is unavailable", { status: 503, headers: { "Retry-After": "5" } });
+				}
 				return { status: "ready" };
 			},
 		},
 		openapi: {
 			visibility: "published",
-			handler(this: any) {
+			handler(this: Gateway) {
 				this.openapiDoc ??= buildOpenApi(API_ROUTES);
 				return this.openapiDoc;
 			},
@@ -156,54 +161,70 @@ export const GatewayService: ServiceSchema<any> = {
 		 * back on whatever answer follows (404s and errors included), and is the id of every log
 		 * line written while it is handled.
 		 */
-		httpHandler(this: any, req: Req, res: Res, next?: unknown) {
+		httpHandler(this: Gateway, req: Req, res: Res, next?: unknown) {
 			const requestId = requestIdFor(req.headers["x-request-id"]);
 			req.$requestId = requestId;
 			res.setHeader("X-Request-Id", requestId);
-			return withRequestId(requestId, () => httpHandlerOf.call(this, req, res, next));
+			// Every answer, 404s and errors included, is only ever what its Content-Type says.
+			res.setHeader("X-Content-Type-Options", "nosniff");
+			return withRequestId(requestId, () => gatewayMethods.httpHandler.call(this, req, res, next));
+		},
+
+		/** moleculer-web's, except that an undecodable path parameter is a 400 naming it, not a 500. */
+		resolveAlias(this: Gateway, url: string, method = "GET") {
+			try {
+				return gatewayMethods.resolveAlias.call(this, url, method);
+			} catch (err) {
+				if ((err as { type?: unknown })?.type === "UNABLE_DECODE_PARAM") throw undecodablePathParam(this.aliases, url, method);
+				throw err;
+			}
 		},
 
 		/**
 		 * Establishes who calls (API key or browser session), spends their rate budget and
-		 * checks the operation's access rule. Runs for every /api/v1 request.
+		 * checks the operation's access rule. Runs for every /api/v1 request, before its body is
+		 * read. Whatever can be refused without asking auth-keys is refused first.
 		 */
-		async authenticate(this: any, ctx: Context<unknown, RequestMeta & Record<string, unknown>>, _route: unknown, req: Req, _res: Res, alias: { action: string }) {
-			const op = opFor(alias.action);
+		async authenticate(this: Gateway, ctx: RequestContext, req: Req, op: Operation): Promise<AuthContext | null> {
 			const c = config();
 			ctx.meta.requestId = ctx.requestID ?? undefined;
 			const spend = async (key: string, anonymous: boolean) => {
 				req.$rateHeaders = await this.rateLimits.consume(key, anonymous);
 			};
+			const address = `ip:${this.clientAddress(req)}`;
 
 			if (op.access === "public") {
-				await spend(`ip:${clientIp(req)}`, true);
+				await spend(address, true);
 				return null;
 			}
 			const presented = presentedCredential(req, c.SESSION_COOKIE);
 			if (op.access === "id_token") {
-				await spend(`ip:${clientIp(req)}`, true);
+				await spend(address, true);
 				const token = req.headers.authorization?.match(/^Bearer (\S{1,16384})$/)?.[1];
 				if (!token) throw new ApiError("unauthorized", "Send the identity provider's ID token as Authorization: Bearer <jwt>");
+				const tenant = selectedTenant(req);
 				ctx.meta.idToken = token;
-				const tenant = req.headers["x-service-tenant"];
-				if (typeof tenant === "string") ctx.meta.selectTenant = tenant;
+				if (tenant !== undefined) ctx.meta.selectTenant = tenant;
 				return null;
 			}
 			if (presented.kind !== "api_key" && presented.kind !== "session") {
-				await spend(`ip:${clientIp(req)}`, true);
+				await spend(address, true);
 				throw new ApiError("unauthorized", "Missing or invalid credential");
 			}
-			const tenantHeader = req.headers["x-service-tenant"];
+			let tenantId: string | undefined;
+			try {
+				// Only a session chooses its company; an API key has one and ignores the header.
+				tenantId = presented.kind === "session" ? selectedTenant(req) : undefined;
+			} catch (err) {
+				await spend(address, true);
+				throw err;
+			}
 			let auth: AuthContext;
 			try {
-				auth = await ctx.call("auth-keys.authenticate", {
-					kind: presented.kind,
-					hash: presented.hash,
-					tenantId: presented.kind === "session" && typeof tenantHeader === "string" ? tenantHeader : undefined,
-				});
+				auth = await ctx.call("auth-keys.authenticate", { kind: presented.kind, hash: presented.hash, tenantId });
 			} catch (err) {
 				// Failed credentials spend the caller's address budget, which slows down guessing.
-				if ((err as ApiError)?.type === "unauthorized") await spend(`ip:${clientIp(req)}`, true);
+				if ((err as ApiError)?.type === "unauthorized") await spend(address, true);
 				throw err;
 			}
 			await spend(auth.kind === "api_key" ? `key:${auth.apiKeyId}` : `session:${auth.sessionId}`, false);
@@ -214,13 +235,21 @@ export const GatewayService: ServiceSchema<any> = {
 		},
 	},
 
-	created(this: any) {
+	created(this: Gateway) {
 		const c = config();
+		this.clientAddress = clientAddress(c.trustedProxies);
 		this.redis = new Redis(c.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
 		this.redis.on("error", () => {
 			/* reconnects on its own; /readyz reports it */
 		});
-		this.removeRedisCheck = addReadinessCheck("redis:rate-limits", () => pingRedis(this.redis));
+		this.removeChecks = [
+			addReadinessCheck("redis:rate-limits", () => pingRedis(this.redis)),
+			addReadinessCheck("routed-services", async () => {
+				const up = new Set(this.broker.registry.getServiceList({ onlyAvailable: true }).map((s: { name: string }) => s.name));
+				const missing = ROUTED_SERVICES.filter((s) => !up.has(s));
+				if (missing.length) throw new Error(`no instance available of ${missing.join(", ")}`);
+			}),
+		];
 		this.rateLimits = new RateLimits(
 			this.redis,
 			c.REDIS_PREFIX,
@@ -229,8 +258,8 @@ export const GatewayService: ServiceSchema<any> = {
 		);
 	},
 
-	async stopped(this: any) {
-		this.removeRedisCheck?.();
+	async stopped(this: Gateway) {
+		for (const remove of this.removeChecks ?? []) remove();
 		this.redis?.disconnect();
 	},
 };

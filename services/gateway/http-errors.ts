@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, reformatError } from "../../shared/errors.ts";
+import { ApiError, reformatError, validationFailed } from "../../shared/errors.ts";
 
 // Everything that fails before or around an action call, turned into the contract's body.
 
@@ -28,6 +28,35 @@ export function normalizeHttpError(err: any, bodyLimit: string): unknown {
 	if (err?.name === "NotFoundError" && err?.code === 404) return new ApiError("not_found", "No such route");
 	if (err?.name === "ServiceUnavailableError") return Object.assign(new Error("unavailable"), { name: "ServiceNotAvailableError" });
 	return err;
+}
+
+/** What this file needs of a moleculer-web alias. */
+export interface AliasPattern {
+	re: RegExp;
+	keys: Array<{ name: string | number }>;
+	isMethod(method: string): boolean;
+}
+
+const decodes = (s: string) => {
+	try {
+		decodeURIComponent(s);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+/**
+ * moleculer-web's error for a path parameter that is not percent-encoded UTF-8 names only its
+ * raw value; this one names the parameter, found by matching the URL again.
+ */
+export function undecodablePathParam(aliases: AliasPattern[], url: string, method: string): ApiError {
+	for (const alias of aliases) {
+		const m = alias.isMethod(method) ? alias.re.exec(url) : null;
+		const i = m ? alias.keys.findIndex((_, k) => m[k + 1] !== undefined && !decodes(m[k + 1]!)) : -1;
+		if (i >= 0) return validationFailed([{ path: String(alias.keys[i]!.name), code: "invalid_encoding", message: "Not valid percent-encoded UTF-8" }]);
+	}
+	return validationFailed([{ path: "", code: "invalid_encoding", message: "The path is not valid percent-encoded UTF-8" }]);
 }
 
 export interface ErrorLogger {

@@ -134,7 +134,8 @@ describe("browser sessions", () => {
 		expect((await api(stack, "GET", "/me", { cookie, headers: { "X-Service-Tenant": acme.tenantId } })).body.tenant.id).toBe(acme.tenantId);
 		const third = await companyWithSession(stack, "Initech");
 		expectError(await api(stack, "GET", "/me", { cookie, headers: { "X-Service-Tenant": third.tenantId } }), 403, "no_membership");
-		expectError(await api(stack, "GET", "/me", { cookie, headers: { "X-Service-Tenant": "not-a-uuid" } }), 403, "no_membership");
+		// Not a tenant id at all: refused at the gateway (test/e2e/gateway-edge.test.ts).
+		expectError(await api(stack, "GET", "/me", { cookie, headers: { "X-Service-Tenant": "not-a-uuid" } }), 400, "validation_failed");
 	});
 
 	it("answers membership_disabled, and a disabled member's session and keys stop working", async () => {
