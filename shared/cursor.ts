@@ -1,12 +1,13 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { config } from "./config.ts";
 import { validationFailed } from "./errors.ts";
 
 // Opaque list cursors: the sort key and id of the last item, signed so a tampered or
 // foreign cursor is a validation_failed rather than a silently wrong page.
-// `s` names the order the cursor was made for; using it with another order is refused.
-const Payload = z.object({ k: z.union([z.string(), z.number(), z.null()]), id: z.string().max(100), s: z.string().max(50).optional() });
+// `s` names the listing the cursor was made for (the company, the order and whatever else the
+// list binds it to; listingKey): another company's cursor, or one of another order, is refused.
+const Payload = z.object({ k: z.union([z.string(), z.number(), z.null()]), id: z.string().max(100), s: z.string().max(50) });
 export type CursorPayload = z.infer<typeof Payload>;
 
 function secret(): string {
@@ -19,7 +20,12 @@ export function encodeCursor(p: CursorPayload): string {
 	return `${data}.${sign(data)}`;
 }
 
-export function decodeCursor(cursor: string, path = "cursor", order?: string): CursorPayload {
+/** The listing a cursor belongs to: always the company, then the order (and filters) it binds. */
+export function listingKey(tenantId: string, ...parts: unknown[]): string {
+	return createHash("sha256").update(JSON.stringify([tenantId, ...parts])).digest("base64url").slice(0, 22);
+}
+
+export function decodeCursor(cursor: string, listing: string, path = "cursor"): CursorPayload {
 	const bad = (message = "Invalid cursor") => validationFailed([{ path, code: "invalid_cursor", message }]);
 	const [data, mac, extra] = cursor.split(".");
 	if (!data || !mac || extra !== undefined) throw bad();
@@ -32,6 +38,6 @@ export function decodeCursor(cursor: string, path = "cursor", order?: string): C
 	} catch {
 		throw bad();
 	}
-	if (order !== undefined && p.s !== order) throw bad("This cursor belongs to another sort order: send the same sort and filters as the page it came from");
+	if (p.s !== listing) throw bad("This cursor belongs to another listing: send it with the same credential's company, sort and filters as the page it came from");
 	return p;
 }

@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { FilterQuery } from "mongoose";
 import type { CreateProductBody, Product, ProductList, ProductListQuery, ProductStatus, RepStatus, UpdateProductBody } from "../../shared/contract/catalog.ts";
 import { iso } from "../../shared/contract/common.ts";
-import { decodeCursor, encodeCursor } from "../../shared/cursor.ts";
+import { decodeCursor, encodeCursor, listingKey } from "../../shared/cursor.ts";
 import { ApiError, notFound, validationFailed } from "../../shared/errors.ts";
 import { isDuplicateKeyError } from "../../shared/mongo.ts";
 import { newRequest, newVersion, requestWork } from "../../shared/outbox.ts";
@@ -144,10 +144,8 @@ export async function updateProduct(cat: Catalog, tenantId: string, id: string, 
 }
 
 /** Binds a cursor to the company and filters it was made for. */
-function listingId(tenantId: string, q: ProductListQuery): string {
-	const filters = JSON.stringify([tenantId, q.partner ?? null, q.status ?? null, q.rep_status ?? null, fold(q.q ?? "")]);
-	return createHash("sha256").update(filters).digest("base64url").slice(0, 22);
-}
+const listingId = (tenantId: string, q: ProductListQuery) =>
+	listingKey(tenantId, q.partner ?? null, q.status ?? null, q.rep_status ?? null, fold(q.q ?? ""));
 
 /** Newest first, id as tie-breaker: a (created_at, id) cursor resumes exactly after the last item. */
 export async function listProducts(m: CatalogModels, tenantId: string, q: ProductListQuery): Promise<ProductList> {
@@ -158,7 +156,7 @@ export async function listProducts(m: CatalogModels, tenantId: string, q: Produc
 	if (q.q) filter.search_text = { $regex: escapeRegex(fold(q.q)) };
 	const listing = listingId(tenantId, q);
 	if (q.cursor) {
-		const c = decodeCursor(q.cursor, "cursor", listing);
+		const c = decodeCursor(q.cursor, listing);
 		if (typeof c.k !== "number") throw validationFailed([{ path: "cursor", code: "invalid_cursor", message: "Invalid cursor" }]);
 		const at = new Date(c.k);
 		filter.$or = [{ created_at: { $lt: at } }, { created_at: at, _id: { $lt: c.id } }];

@@ -1,6 +1,6 @@
 import type { FilterQuery } from "mongoose";
 import type { OpportunityList, OpportunityListQuery, OpportunitySort } from "../../shared/contract/opportunities.ts";
-import { decodeCursor, encodeCursor } from "../../shared/cursor.ts";
+import { decodeCursor, encodeCursor, listingKey } from "../../shared/cursor.ts";
 import { validationFailed } from "../../shared/errors.ts";
 import { escapeRegex } from "../../shared/mongo.ts";
 import type { OpportunityDoc, OpportunityModels } from "./models.ts";
@@ -37,8 +37,9 @@ export function listFilter(tenantId: string, q: OpportunityListQuery): FilterQue
 export async function listOpportunities(m: OpportunityModels, tenantId: string, q: OpportunityListQuery): Promise<OpportunityList> {
 	const key = SORT_KEY[q.sort] as string;
 	const filter = listFilter(tenantId, q);
+	const listing = listingKey(tenantId, q.sort);
 	if (q.cursor) {
-		const c = decodeCursor(q.cursor, "cursor", q.sort);
+		const c = decodeCursor(q.cursor, listing);
 		if (typeof c.k !== "number") throw validationFailed([{ path: "cursor", code: "invalid_cursor", message: "Invalid cursor" }]);
 		filter.$or = [{ [key]: { $gt: c.k } }, { [key]: c.k, _id: { $gt: c.id } }];
 	}
@@ -51,6 +52,6 @@ export async function listOpportunities(m: OpportunityModels, tenantId: string, 
 	const last = page[page.length - 1];
 	return {
 		items: page.map(toSummary),
-		nextCursor: docs.length > q.limit && last ? encodeCursor({ k: last[key as keyof OpportunityDoc] as number, id: last._id, s: q.sort }) : null,
+		nextCursor: docs.length > q.limit && last ? encodeCursor({ k: last[key as keyof OpportunityDoc] as number, id: last._id, s: listing }) : null,
 	};
 }

@@ -307,7 +307,7 @@ describe("GET /products", () => {
 		const { nextCursor } = await getOk(stack, c, "/products?limit=2");
 		const bad = async (query: string, path: string) => expectError(await api(stack, "GET", `/products?${query}`, { key: c.key }), 400, "validation_failed", path);
 		await bad(`cursor=${encodeURIComponent(nextCursor.slice(0, -2) + "xx")}`, "cursor");
-		await bad(`cursor=${encodeURIComponent(encodeCursor({ k: Date.now(), id: ids[0]! }))}`, "cursor");
+		await bad(`cursor=${encodeURIComponent(encodeCursor({ k: Date.now(), id: ids[0]!, s: "another-listing" }))}`, "cursor");
 		await bad(`status=discontinued&cursor=${encodeURIComponent(nextCursor)}`, "cursor");
 		const foreign = await api(stack, "GET", `/products?limit=2&cursor=${encodeURIComponent(nextCursor)}`, { key: acme.key });
 		expectError(foreign, 400, "validation_failed", "cursor");

@@ -105,7 +105,11 @@ describe("GET /opportunities", () => {
 		}
 		const other = await api(stack, "GET", `/opportunities?sort=deadline&cursor=${encodeURIComponent(first.nextCursor!)}`, { key: read });
 		expect(other.status).toBe(400);
-		expect(other.body.message).toMatch(/another sort/);
+		expect(other.body.message).toMatch(/another listing/);
+		// Another company's cursor is no position in this company's list.
+		const foreign = await api(stack, "GET", `/opportunities?cursor=${encodeURIComponent(first.nextCursor!)}`, { cookie: globex.cookie });
+		expect(foreign.status, JSON.stringify(foreign.body)).toBe(400);
+		expect(foreign.body).toMatchObject({ error: "validation_failed", issues: [{ path: "cursor" }] });
 	});
 
 	it("filters by status, text, source, deadline and score", async () => {
