@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Redis } from "ioredis";
-import type { Context, Service, ServiceSchema } from "moleculer";
+import type { ActionSchema, Context, Service, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
 import type { AuthContext, RequestMeta } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import { operationByAction } from "../../shared/contract/index.ts";
-import type { Operation } from "../../shared/contract/operation.ts";
+import { actionInput, type Operation } from "../../shared/contract/operation.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { addReadinessCheck, checkReadiness, pingRedis } from "../../shared/readiness.ts";
 import { withRequestId } from "../../shared/request-context.ts";
@@ -148,11 +148,13 @@ export const GatewayService: ServiceSchema<any, Record<string, any>, Record<stri
 		},
 		openapi: {
 			visibility: "published",
+			// Strict like every operation's input: an unknown query parameter is validation_failed.
+			input: () => actionInput(opFor("gateway.openapi")),
 			handler(this: Gateway) {
 				this.openapiDoc ??= buildOpenApi(API_ROUTES);
 				return this.openapiDoc;
 			},
-		},
+		} as ActionSchema<Gateway>,
 	},
 
 	methods: {
