@@ -82,7 +82,7 @@ describe("a digest the SMTP server accepted", () => {
 		const retries = await Promise.all([run(slot), run(slot), run(slot)]);
 		await settle();
 
-		expect(fault.refused).toBe(2);
+		expect(fault.hits).toBe(2);
 		expect(mailsFor(slot), JSON.stringify([first, ...retries])).toHaveLength(1);
 		expect(first).toBe("sent");
 		expect((await delivery(slot)).state).toBe("sent");
@@ -98,7 +98,7 @@ describe("a digest the SMTP server accepted", () => {
 		const whileDown = await Promise.all([run(slot), run(slot), run(slot)]);
 		await settle();
 		expect(first).toMatch(/^error: /);
-		expect(fault.refused).toBeGreaterThan(1); // the record was retried, not given up at once
+		expect(fault.hits).toBeGreaterThan(1); // the record was retried, not given up at once
 		expect(mailsFor(slot), JSON.stringify([first, ...whileDown])).toHaveLength(1);
 		expect((await delivery(slot)).state).toBe("sending"); // its lease keeps every other attempt off
 		expect(await status(id)).toBe("new");

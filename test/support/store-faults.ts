@@ -1,12 +1,13 @@
 import { createServer, connect, type Server, type Socket } from "node:net";
 import mongoose from "mongoose";
 
-// A store that fails one kind of write on demand, for tests of what the code does when a write
-// is refused. A TCP proxy stands between the services and the real MongoDB-compatible server:
-// every message passes through unchanged, except a command whose bytes contain every armed
-// pattern, which never reaches the server and is answered with an error reply, as the server
-// answers a write it refuses. It works the same in front of MongoDB and FerretDB, and the code
-// under test runs unchanged (its own driver, pool and error handling).
+// A store that refuses or holds back one kind of write on demand, for tests of what the code
+// does when a write is refused, or lands late behind other requests' writes. A TCP proxy stands
+// between the services and the real MongoDB-compatible server: every message passes through
+// unchanged, except a command whose bytes contain every armed pattern, which is either answered
+// with an error reply without reaching the server (as the server answers a write it refuses) or
+// held until the test releases it (a slow write). It works the same in front of MongoDB and FerretDB, and
+// the code under test runs unchanged (its own driver, pool and error handling).
 
 const HEADER = 16;
 const OP_MSG = 2013;
@@ -14,10 +15,14 @@ const OP_MSG = 2013;
 export interface ArmedFault {
 	/** Byte strings that must all occur in the command (see bsonString). */
 	patterns: Buffer[];
-	/** How many more matching commands to refuse. */
+	/** How many more matching commands to act on. */
 	remaining: number;
-	/** How many were refused so far. */
-	refused: number;
+	/** How many were acted on so far (refused, or held). */
+	hits: number;
+	/** Set for a fault that holds matching commands: resolves when they may go on. Absent: refuse them. */
+	gate?: Promise<void>;
+	/** Lets the held commands go on (and later matching ones pass at once). */
+	release(): void;
 }
 
 /** The BSON bytes of a string field `name: value`, as a pattern that finds it in any command. */
@@ -68,14 +73,23 @@ export class StoreFaultProxy {
 
 	/** Refuses the next `times` commands that contain every pattern. */
 	refuse(patterns: Buffer[], times: number): ArmedFault {
-		const f: ArmedFault = { patterns, remaining: times, refused: 0 };
+		const f: ArmedFault = { patterns, remaining: times, hits: 0, release: () => (f.remaining = 0) };
+		this.faults.push(f);
+		return f;
+	}
+
+	/** Holds the next `times` commands that contain every pattern until the fault is released. */
+	hold(patterns: Buffer[], times: number): ArmedFault {
+		let open = () => {};
+		const gate = new Promise<void>((r) => (open = r));
+		const f: ArmedFault = { patterns, remaining: times, hits: 0, gate, release: () => ((f.remaining = 0), open()) };
 		this.faults.push(f);
 		return f;
 	}
 
 	/** Lets everything through again. */
 	heal(): void {
-		for (const f of this.faults) f.remaining = 0;
+		for (const f of this.faults) f.release();
 	}
 
 	async stop(): Promise<void> {
@@ -96,19 +110,23 @@ export class StoreFaultProxy {
 		upstream.on("error", drop).on("close", drop);
 		upstream.on("data", (chunk) => client.write(chunk));
 		let pending = Buffer.alloc(0);
+		// A held command holds the ones after it on the same connection, so their order is kept.
+		let sending = Promise.resolve();
 		client.on("data", (chunk: Buffer) => {
 			pending = Buffer.concat([pending, chunk]);
 			while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
 				const msg = pending.subarray(0, pending.readInt32LE(0));
 				pending = pending.subarray(msg.length);
-				const fault = this.faults.find((f) => f.remaining > 0 && f.patterns.every((p) => msg.includes(p)));
-				if (fault && msg.readInt32LE(12) === OP_MSG) {
+				const fault = msg.readInt32LE(12) === OP_MSG ? this.faults.find((f) => f.remaining > 0 && f.patterns.every((p) => msg.includes(p))) : undefined;
+				if (fault) {
 					fault.remaining--;
-					fault.refused++;
-					client.write(errorReply(msg.readInt32LE(4), "injected by the test's store proxy: write refused"));
-				} else {
-					upstream.write(msg);
+					fault.hits++;
 				}
+				sending = sending.then(async () => {
+					if (fault?.gate) await fault.gate;
+					if (fault && !fault.gate) client.write(errorReply(msg.readInt32LE(4), "injected by the test's store proxy: write refused"));
+					else upstream.write(msg);
+				});
 			}
 		});
 	}
