@@ -142,7 +142,8 @@ export async function runDigest(m: NotificationModels, ctx: Caller, tenantId: st
 	const content = mailContent(companyName, d.items, d.updated, (await storedSettings(m, tenantId)).digest_tz);
 	let messageId: string;
 	try {
-		messageId = await sendMail({ to: d.recipients, subject: subject(content), text: renderText(content), html: renderHtml(content), messageId: `<digest.${tenantId}.${slot.getTime()}@oms>` });
+		const mail = { to: d.recipients, subject: subject(content), text: renderText(content), html: renderHtml(content) };
+		messageId = await sendMail({ ...mail, messageId: `<digest.${tenantId}.${slot.getTime()}@oms>` });
 	} catch (e) {
 		await m.deliveries.updateOne({ _id: d._id, state: "sending" }, { $set: { state: "failed", sending_until: null, last_error: String((e as Error).message).slice(0, 500) } });
 		throw e;

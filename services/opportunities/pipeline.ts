@@ -86,7 +86,9 @@ export async function settleVerdicts(m: OpportunityModels, tenantId: string, opp
 	for (let attempt = 0; attempt < SETTLE_TRIES; attempt++) {
 		const opp = await m.opportunities.findOne({ _id: opportunityId, tenant_id: tenantId }).lean<OpportunityDoc>();
 		if (!opp) return null;
-		const open = await m.feedback.find({ tenant_id: tenantId, opportunity_id: opportunityId, superseded_at: null }, { seq: 1, verdict: 1 }).lean<FeedbackDoc[]>();
+		const open = await m.feedback
+			.find({ tenant_id: tenantId, opportunity_id: opportunityId, superseded_at: null }, { seq: 1, verdict: 1 })
+			.lean<FeedbackDoc[]>();
 		const newest = open.reduce<FeedbackDoc | null>((a, f) => (!a || seqOf(f) > seqOf(a) ? f : a), null);
 		let current = opp;
 		if (newest && seqOf(newest) > (opp.feedback_seq ?? "")) {

@@ -47,7 +47,8 @@ beforeAll(async () => {
 	stack = await h.startStack();
 	company = await h.companyWithSession(stack, "Once Digest");
 	key = (await h.apiKey(stack, company, ["settings:read", "settings:write", "opportunities:read"])).secret;
-	const s = await h.api(stack, "PATCH", "/settings/notifications", { key, body: { digest_days: [1, 2, 3, 4, 5, 6, 7], notification_emails: ["bids@example.com"] } });
+	const body = { digest_days: [1, 2, 3, 4, 5, 6, 7], notification_emails: ["bids@example.com"] };
+	const s = await h.api(stack, "PATCH", "/settings/notifications", { key, body });
 	expect(s.status, JSON.stringify(s.body)).toBe(200);
 });
 afterAll(async () => {
