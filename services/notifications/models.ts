@@ -15,6 +15,12 @@ const SettingsSchema = new Schema(
 		last_digest_sent_at: { type: Date, default: null },
 		next_digest_at: { type: Date, default: null },
 		updated_at: { type: Date, required: true },
+		/**
+		 * Raised by every change of the settings: next_digest_at is written only while it is still
+		 * the one read, so a slot computed from settings another change replaced never lands last.
+		 * No default (an upsert's defaults would clash with its $inc); absent on older documents.
+		 */
+		rev: { type: Number },
 	},
 	{ versionKey: false },
 );

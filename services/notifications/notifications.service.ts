@@ -44,6 +44,9 @@ async function ensureAllSettings(m: NotificationModels, caller: Caller): Promise
 /** How long the settings job waits for auth-keys to join before it fails (and runs again on schedule). */
 const AUTH_KEYS_WAIT_MS = 60_000;
 
+const QueueDueQuery = z.object({ now: z.iso.datetime().optional(), tenantId: z.uuid().optional() }).strict();
+type QueueDueQuery = z.infer<typeof QueueDueQuery>;
+
 const DigestJob = z.object({ tenantId: z.uuid(), slot: z.iso.datetime() }).strict();
 
 export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
@@ -59,9 +62,10 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 			return updateSettings(this.m, tenantId, ctx.params.body, (await contact(ctx, tenantId)).email);
 		}),
 
-		// --- Internal: the scheduler's steps, callable on their own (tests control time through `now`)
-		queueDueDigests: validatedAction(z.object({ now: z.iso.datetime().optional() }).strict(), function (this: State, ctx: OpContext<{ now?: string }>) {
-			return queueDueDigests(this.m, ctx.params.now ? new Date(ctx.params.now) : new Date());
+		// --- Internal: the scheduler's steps, callable on their own (tests control time through `now`,
+		// and keep to their own company with `tenantId`, since other files' companies share the cluster)
+		queueDueDigests: validatedAction(QueueDueQuery, function (this: State, ctx: OpContext<QueueDueQuery>) {
+			return queueDueDigests(this.m, ctx.params.now ? new Date(ctx.params.now) : new Date(), ctx.params.tenantId);
 		}),
 		runDigest: validatedAction(DigestJob, async function (this: State, ctx: OpContext<z.infer<typeof DigestJob>>) {
 			const { tenantId, slot } = ctx.params;

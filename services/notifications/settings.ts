@@ -42,6 +42,9 @@ export async function getSettings(m: NotificationModels, tenantId: string, conta
 	return present(await storedSettings(m, tenantId), contactEmail);
 }
 
+/** Tries at writing the next slot before leaving it to the change that overtook this one. */
+const NEXT_SLOT_TRIES = 5;
+
 /**
  * Applies a partial change: only the fields sent are written (so two concurrent changes of
  * different fields both stand), defaults fill a first document; the next slot follows.
@@ -49,11 +52,24 @@ export async function getSettings(m: NotificationModels, tenantId: string, conta
 export async function updateSettings(m: NotificationModels, tenantId: string, body: UpdateNotificationSettingsBody, contactEmail: string | null): Promise<NotificationSettings> {
 	const now = new Date();
 	const defaults = Object.fromEntries(Object.entries(DEFAULT_NOTIFICATION_SETTINGS).filter(([k]) => !(k in body)));
-	await m.settings.updateOne({ _id: tenantId }, { $set: { ...body, updated_at: now }, $setOnInsert: defaults }, { upsert: true });
-	const next = await storedSettings(m, tenantId);
-	next.next_digest_at = nextDigestAt(next, now);
-	await m.settings.updateOne({ _id: tenantId }, { $set: { next_digest_at: next.next_digest_at } });
-	return present(next, contactEmail, now);
+	await m.settings.updateOne({ _id: tenantId }, { $set: { ...body, updated_at: now }, $setOnInsert: defaults, $inc: { rev: 1 } }, { upsert: true });
+	await writeNextSlot(m, tenantId, now);
+	return present(await storedSettings(m, tenantId), contactEmail, now);
+}
+
+/**
+ * Writes the next slot of the settings as stored, only while they are still as read (`rev`).
+ * When another change lands in between, this write does nothing and is tried again on what is
+ * stored then; the other change writes its own slot after its change too, so the last slot
+ * written is always computed from the last settings.
+ */
+async function writeNextSlot(m: NotificationModels, tenantId: string, now: Date): Promise<void> {
+	for (let i = 0; i < NEXT_SLOT_TRIES; i++) {
+		const doc = await m.settings.findById(tenantId).lean<SettingsDoc>();
+		if (!doc) return;
+		const r = await m.settings.updateOne({ _id: tenantId, rev: doc.rev ?? null }, { $set: { next_digest_at: nextDigestAt(doc, now) } });
+		if (r.matchedCount > 0) return;
+	}
 }
 
 /** Gives every company without settings its default document, so its digest gets a slot. */

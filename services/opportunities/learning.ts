@@ -2,17 +2,25 @@ import { z } from "zod";
 import { iso } from "../../shared/contract/common.ts";
 import { notFound } from "../../shared/errors.ts";
 import type { FeedbackDoc, NoticeDoc, OpportunityDoc, OpportunityModels } from "./models.ts";
+import { settleVerdicts } from "./pipeline.ts";
 
 // What matching's learned rules read of one feedback verdict (internal, never routed): the
 // verdict, whether a later one superseded it, and the features of its notice (issuing body,
 // category codes, title, and the bid eligibility and nature matching extracted from it).
+// Read after the verdicts of its opportunity are settled (pipeline.ts settleVerdicts).
 
 export const FeedbackForLearningQuery = z.object({ tenantId: z.uuid(), feedbackId: z.uuid() }).strict();
 export type FeedbackForLearningQuery = z.infer<typeof FeedbackForLearningQuery>;
 
 export async function feedbackForLearning(m: OpportunityModels, q: FeedbackForLearningQuery) {
-	const f = await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>();
+	let f = await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>();
 	if (!f) throw notFound("Feedback");
+	// A verdict whose request stopped between its insert and settling is settled here, so
+	// `superseded_at` is final before learning reads it.
+	if (f.superseded_at === null) {
+		await settleVerdicts(m, q.tenantId, f.opportunity_id);
+		f = (await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>())!;
+	}
 	const opp = await m.opportunities.findOne({ _id: f.opportunity_id, tenant_id: q.tenantId }, { signals: 1 }).lean<Pick<OpportunityDoc, "signals">>();
 	const n = await m.notices.findById(f.notice_id, { title: 1, issuing_body: 1, categories: 1 }).lean<Pick<NoticeDoc, "title" | "issuing_body" | "categories">>();
 	const signals = (opp?.signals ?? null) as { bid_eligibility?: string; procurement_nature?: string } | null;

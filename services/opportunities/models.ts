@@ -47,6 +47,12 @@ const OpportunitySchema = new Schema(
 
 		// --- the company's own state, never touched by re-matching
 		status: { type: String, required: true, default: "new" },
+		/**
+		 * The current feedback verdict and its `seq`. The pointer moves only to a newer verdict, by a
+		 * compare-and-set on this document, which also sets the status (pipeline.ts settleVerdicts).
+		 */
+		feedback_id: { type: String, default: null },
+		feedback_seq: { type: String, default: null },
 		archived_at: { type: Date, default: null },
 		notified_at: { type: Date, default: null },
 		/** When the notice last changed after this opportunity was discovered (for the digest's "updated" section). */
@@ -131,6 +137,8 @@ const FeedbackSchema = new Schema(
 		verdict: { type: String, required: true },
 		reason: { type: String, default: null },
 		created_at: { type: Date, required: true },
+		/** Orders verdicts on one opportunity (newVersion(), increasing across processes); absent on older records. */
+		seq: { type: String, default: null },
 		superseded_at: { type: Date, default: null },
 		/** Durable request for learned rules to take this verdict into account (consumer: matching). */
 		learn: { type: new Schema(workRequestSchema, { _id: false }), default: null },

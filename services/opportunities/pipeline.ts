@@ -1,7 +1,8 @@
-import { ApiError, notFound } from "../../shared/errors.ts";
+import { notFound } from "../../shared/errors.ts";
 import type { Feedback, FeedbackBody, OpportunitySummary } from "../../shared/contract/opportunities.ts";
 import { iso } from "../../shared/contract/common.ts";
-import { newRequest } from "../../shared/outbox.ts";
+import { bulkUpdate } from "../../shared/mongo.ts";
+import { newRequest, newVersion } from "../../shared/outbox.ts";
 import type { FeedbackDoc, OpportunityDoc, OpportunityModels } from "./models.ts";
 import { toSummary } from "./records.ts";
 
@@ -45,11 +46,11 @@ export function toFeedback(f: FeedbackDoc, opportunityStatus: string): Feedback 
 /**
  * Records a verdict (kept as history; it supersedes earlier ones), moves the status, and
  * durably requests that learned rules consider it: the request is part of the feedback's own
- * insert, so it cannot be lost between two writes.
+ * insert, so it cannot be lost between two writes. Concurrent verdicts are ordered by `seq`;
+ * the answer says whether a newer one has already superseded this one.
  */
 export async function recordFeedback(m: OpportunityModels, tenantId: string, userId: string, id: string, body: FeedbackBody): Promise<{ feedback: FeedbackDoc; status: string }> {
 	const opp = await findOwned(m, tenantId, id);
-	const now = new Date();
 	const fb = await m.feedback.create({
 		tenant_id: tenantId,
 		opportunity_id: opp._id,
@@ -57,12 +58,56 @@ export async function recordFeedback(m: OpportunityModels, tenantId: string, use
 		user_id: userId,
 		verdict: body.verdict,
 		reason: body.reason ?? null,
-		created_at: now,
+		created_at: new Date(),
+		seq: newVersion(),
 		learn: newRequest(),
 	});
-	await m.feedback.updateMany({ tenant_id: tenantId, opportunity_id: opp._id, _id: { $ne: fb._id }, superseded_at: null, created_at: { $lte: now } }, { $set: { superseded_at: now } });
-	const status = STATUS_AFTER[body.verdict];
-	const updated = await m.opportunities.updateOne({ _id: opp._id, tenant_id: tenantId }, { $set: { status, updated_at: now } });
-	if (updated.matchedCount === 0) throw new ApiError("not_found", "Opportunity not found");
-	return { feedback: fb.toObject() as FeedbackDoc, status };
+	const settled = await settleVerdicts(m, tenantId, opp._id);
+	if (!settled) throw notFound("Opportunity");
+	const feedback = (await m.feedback.findById(fb._id).lean<FeedbackDoc>())!;
+	return { feedback, status: settled.status };
+}
+
+/** Moves of the current verdict another request may win before this one gives up (each is a newer verdict). */
+const SETTLE_TRIES = 50;
+
+const seqOf = (f: Pick<FeedbackDoc, "seq">): string => f.seq ?? "";
+
+/**
+ * Makes the newest verdict on an opportunity (by `seq`) its current one: the opportunity points
+ * at it and has its status, and every older verdict is superseded. The pointer moves only
+ * forward, by a compare-and-set on the opportunity (one document: atomic on MongoDB), and a
+ * verdict is superseded only once a newer one is current, so it can never become current again.
+ * Concurrent verdicts therefore end with exactly one current verdict and the status it sets,
+ * and a verdict whose request stopped after its insert is settled by the next call (another
+ * verdict, or its own learning job, learning.ts). Answers the opportunity, or null if it is gone.
+ */
+export async function settleVerdicts(m: OpportunityModels, tenantId: string, opportunityId: string): Promise<OpportunityDoc | null> {
+	for (let attempt = 0; attempt < SETTLE_TRIES; attempt++) {
+		const opp = await m.opportunities.findOne({ _id: opportunityId, tenant_id: tenantId }).lean<OpportunityDoc>();
+		if (!opp) return null;
+		const open = await m.feedback
+			.find({ tenant_id: tenantId, opportunity_id: opportunityId, superseded_at: null }, { seq: 1, verdict: 1 })
+			.lean<FeedbackDoc[]>();
+		const newest = open.reduce<FeedbackDoc | null>((a, f) => (!a || seqOf(f) > seqOf(a) ? f : a), null);
+		let current = opp;
+		if (newest && seqOf(newest) > (opp.feedback_seq ?? "")) {
+			const status = STATUS_AFTER[newest.verdict as FeedbackBody["verdict"]];
+			const moved = await m.opportunities.findOneAndUpdate(
+				{ _id: opportunityId, tenant_id: tenantId, feedback_seq: opp.feedback_seq ?? null },
+				{ $set: { feedback_id: newest._id, feedback_seq: newest.seq, status, updated_at: new Date() } },
+				{ new: true },
+			).lean<OpportunityDoc>();
+			if (!moved) continue; // another request moved it meanwhile: read again
+			current = moved;
+		}
+		const currentSeq = current.feedback_seq ?? "";
+		const older = open.filter((f) => f._id !== current.feedback_id && seqOf(f) < currentSeq);
+		if (older.length) {
+			const at = new Date();
+			await bulkUpdate(m.feedback, older.map((f) => ({ updateOne: { filter: { _id: f._id, superseded_at: null }, update: { $set: { superseded_at: at } } } })));
+		}
+		return current;
+	}
+	throw new Error(`the current verdict of opportunity ${opportunityId} kept moving; gave up after ${SETTLE_TRIES} tries`);
 }

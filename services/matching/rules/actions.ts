@@ -11,6 +11,7 @@ import type { MatchingEngine } from "../engine.ts";
 import type { MatchingModels } from "../models.ts";
 import { recordEvidence, type FeedbackForLearning } from "./evidence.ts";
 import { featureId } from "./features.ts";
+import { withRuleLock } from "./lock.ts";
 import type { RuleDoc } from "./models.ts";
 import { MAX_ACTIVE_RULES, reconsiderRules } from "./propose.ts";
 
@@ -57,21 +58,28 @@ export class LearnedRules {
 		return { rules: docs.map(toLearnedRule) };
 	}
 
-	/** PATCH /settings/rules/{id}: a person's switch, kept against later evidence; scores follow through a rescore job. */
+	/**
+	 * PATCH /settings/rules/{id}: a person's switch, kept against later evidence; scores follow
+	 * through a rescore job. Switching on counts and writes under the company's rule lock.
+	 */
 	async update(tenantId: string, id: string, active: boolean): Promise<LearnedRule> {
-		const rule = await this.m.rules.findOne({ _id: id, tenant_id: tenantId }).lean<RuleDoc>();
-		if (!rule) throw notFound("Rule");
-		const changed = rule.active !== active;
-		if (changed && active) {
-			const on = await this.m.rules.countDocuments({ tenant_id: tenantId, active: true });
-			if (on >= MAX_ACTIVE_RULES) throw new ApiError("rule_cap_reached", `At most ${MAX_ACTIVE_RULES} rules can be active at once; switch one off first`);
-		}
-		if (changed || rule.set_by !== "person") {
-			await this.m.rules.updateOne(
-				{ _id: id, tenant_id: tenantId },
-				{ $set: { active, set_by: "person", updated_at: new Date(), ...(changed ? { rescore: newRequest() } : {}) } },
-			);
-		}
+		const change = async (): Promise<boolean> => {
+			const rule = await this.m.rules.findOne({ _id: id, tenant_id: tenantId }).lean<RuleDoc>();
+			if (!rule) throw notFound("Rule");
+			const changed = rule.active !== active;
+			if (changed && active) {
+				const on = await this.m.rules.countDocuments({ tenant_id: tenantId, active: true });
+				if (on >= MAX_ACTIVE_RULES) throw new ApiError("rule_cap_reached", `At most ${MAX_ACTIVE_RULES} rules can be active at once; switch one off first`);
+			}
+			if (changed || rule.set_by !== "person") {
+				await this.m.rules.updateOne(
+					{ _id: id, tenant_id: tenantId },
+					{ $set: { active, set_by: "person", updated_at: new Date(), ...(changed ? { rescore: newRequest() } : {}) } },
+				);
+			}
+			return changed;
+		};
+		const changed = active ? await withRuleLock(this.m, tenantId, change) : await change();
 		const updated = (await this.m.rules.findOne({ _id: id, tenant_id: tenantId }).lean<RuleDoc>())!;
 		if (changed && !(await this.outbox.send(updated))) this.logger.warn({ rule: id }, "rescore request not queued; the reconciler will send it");
 		return toLearnedRule(updated);
@@ -87,7 +95,8 @@ export class LearnedRules {
 			throw e;
 		}
 		const change = await recordEvidence(this.m, job.tenantId, input);
-		const r = await reconsiderRules(this.m, job.tenantId, change.affected, change.features);
+		// Learning switches rules on too (and creates them, against MAX_RULES): under the same lock as a person's switch.
+		const r = await withRuleLock(this.m, job.tenantId, () => reconsiderRules(this.m, job.tenantId, change.affected, change.features));
 		for (const s of r.skipped) this.logger.info({ tenantId: job.tenantId, feature: s.feature, reason: s.reason }, "learned rule not proposed");
 		for (const rule of r.toRescore) await this.outbox.send(rule);
 		if (job.version) await this.call.call("opportunities.markFeedbackLearned", { id: job.feedbackId, version: job.version });

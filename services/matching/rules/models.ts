@@ -53,17 +53,35 @@ RuleSchema.index({ tenant_id: 1, created_at: -1, _id: -1 });
 RuleSchema.index({ tenant_id: 1, active: 1 });
 RuleSchema.index({ "rescore.pending": 1, "rescore.requested_at": 1 });
 
+/**
+ * One per company while its rules are being switched on: counting the active rules and then
+ * switching one on is safe only when no other switch runs in between (rules/lock.ts).
+ */
+const RuleLockSchema = new Schema(
+	{
+		_id: { type: String, required: true }, // the tenant id
+		holder: { type: String, default: null },
+		/** Free once this has passed: a holder that died does not keep the company's rules locked. */
+		until: { type: Date, required: true },
+	},
+	{ versionKey: false },
+);
+
 export type EvidenceDoc = InferSchemaType<typeof EvidenceSchema> & { _id: string };
 export type RuleDoc = InferSchemaType<typeof RuleSchema> & { _id: string };
+
+export type RuleLockDoc = InferSchemaType<typeof RuleLockSchema> & { _id: string };
 
 export interface RuleModels {
 	rules: Model<RuleDoc>;
 	evidence: Model<EvidenceDoc>;
+	ruleLocks: Model<RuleLockDoc>;
 }
 
 export function ruleModels(conn: Connection): RuleModels {
 	return {
 		rules: conn.model("LearnedRule", RuleSchema, "learned_rules"),
 		evidence: conn.model("RuleEvidence", EvidenceSchema, "rule_evidence"),
+		ruleLocks: conn.model("RuleLock", RuleLockSchema, "rule_locks"),
 	};
 }
