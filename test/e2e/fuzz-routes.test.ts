@@ -215,8 +215,9 @@ async function visibleState(): Promise<string> {
 
 describe("a hostile client's corpus against every route", () => {
 	it("gets a clean 4xx for every probe, stores nothing, and leaves every route answering", async () => {
-		const countsBefore = await storedCounts();
+		// Reads first: a first read may create defaults (notification settings).
 		const stateBefore = await visibleState();
+		const countsBefore = await storedCounts();
 		const probes = Object.keys(API_ROUTES).flatMap(routeProbes);
 		expect(probes.length).toBeGreaterThan(800);
 		const failures: string[] = [];
