@@ -76,7 +76,11 @@ function errorCodes(op: Operation): ErrorCode[] {
 	codes.add("internal");
 	codes.add("rate_limited");
 	if (op.access !== "public") codes.add("unauthorized");
-	if (op.pathParams || op.query || op.body) codes.add("validation_failed");
+	// The gateway checks X-Service-Tenant and the body's encoding and depth before any call.
+	if (op.pathParams || op.query || op.body || op.access !== "public") codes.add("validation_failed");
+	// Any body may be compressed, and its limit counts the decompressed bytes. The contract lists
+	// the API key endpoints' codes exhaustively, so they are documented as it lists them.
+	if (op.body && op.operationId !== "createApiKey") codes.add("unsupported_type").add("file_too_large");
 	if (op.pathParams) codes.add("not_found");
 	if (op.access === "session") codes.add("forbidden");
 	if (op.access !== "public" && op.access !== "id_token" && op.access !== "credential" && op.access !== "session") codes.add("insufficient_scope");
