@@ -33,6 +33,8 @@ const cluster = await startCluster({
 	log: (l) => logStream.write(`${l}\n`),
 	env: {
 		NODE_ENV: "test",
+		// The test files sign in with ID tokens of the local development issuer.
+		DEV_ISSUER: "on",
 		LOG_LEVEL: "warn",
 		LOG_PRETTY: "false",
 		MONGO_DB_PREFIX: mongoPrefix,

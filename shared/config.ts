@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	if (c.NODE_ENV === "production") {
 		// The local issuer mints tokens for any email: it must never sign anyone in for real.
 		if (c.DEV_ISSUER === "on") throw new Error("Invalid configuration: DEV_ISSUER=on is refused in production (the local development issuer signs in any email)");
-		if (issuer === devIssuer || !c.OIDC_JWKS_URL) throw new Error("Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused");
+		if (!issuer || issuer === devIssuer || !c.OIDC_JWKS_URL) throw new Error("Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused");
 		if (!c.CURSOR_SECRET || c.CURSOR_SECRET.length < 32) throw new Error("Invalid configuration: production needs CURSOR_SECRET of at least 32 characters");
 		if (c.TRANSPORTER) checkProductionNats(nats, c.NATS_ALLOW_UNAUTHENTICATED === "true");
 	}
