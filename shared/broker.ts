@@ -21,7 +21,7 @@ export const retryableCall = (err: unknown): boolean => NEVER_STARTED.has((err a
  * client's user and pass (percent-decoded, and never part of a URL something might print) and
  * TLS is required where configured. Moleculer's own URL parsing would keep neither.
  */
-function transporterOption(t: BrokerOptions["transporter"] | undefined, c: Config): BrokerOptions["transporter"] {
+function transporterOption(t: string | BrokerOptions["transporter"] | undefined, c: Config): BrokerOptions["transporter"] {
 	if (typeof t !== "string") return t ?? null;
 	if (!t) return null;
 	const nats = natsSettings(t, c);

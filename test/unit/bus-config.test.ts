@@ -1,3 +1,4 @@
+import type { BrokerOptions } from "moleculer";
 import { describe, expect, it } from "vitest";
 import { brokerOptions } from "../../shared/broker.ts";
 import { loadConfig, withoutCredentials } from "../../shared/config.ts";
@@ -43,7 +44,7 @@ describe("NATS credentials", () => {
 		const separate = brokerOptions(loadConfig({ TRANSPORTER: "nats://n1:4222", NATS_USER: "oms", NATS_PASSWORD: "a b:c@d" })).transporter;
 		expect(separate).toEqual({ type: "NATS", options: { servers: ["n1:4222"], user: "oms", pass: "a b:c@d" } });
 		// A URL given to one broker (the cluster supervisor's, a test's) gets the same treatment.
-		const override = brokerOptions(loadConfig({}), { transporter: "nats://u:v@127.0.0.1:4333" }).transporter;
+		const override = brokerOptions(loadConfig({}), { transporter: "nats://u:v@127.0.0.1:4333" as BrokerOptions["transporter"] }).transporter;
 		expect(override).toEqual({ type: "NATS", options: { servers: ["127.0.0.1:4333"], user: "u", pass: "v" } });
 		expect(brokerOptions(loadConfig({})).transporter).toBeNull();
 	});
