@@ -30,6 +30,8 @@ const cluster = await startCluster({
 	port: 0,
 	opsPortBase: 0,
 	namespace: `tcl-${run}`,
+	// Over an authenticated NATS of its own, as production runs: the test files join with its credentials.
+	ownNats: true,
 	log: (l) => logStream.write(`${l}\n`),
 	env: {
 		NODE_ENV: "test",
