@@ -2,6 +2,7 @@ import type { BrokerOptions } from "moleculer";
 import { describe, expect, it } from "vitest";
 import { brokerOptions } from "../../shared/broker.ts";
 import { loadConfig, withoutCredentials } from "../../shared/config.ts";
+import { createApiKey, createSession } from "../../shared/contract/auth-operations.ts";
 
 // What the process settings say about the bus and sign-in before anything connects: a
 // production process refuses an unauthenticated NATS and the local development issuer, the
@@ -89,5 +90,15 @@ describe("caps", () => {
 		expect(c.SESSIONS_PER_ACCOUNT).toBe(20);
 		expect(loadConfig({ API_KEYS_PER_COMPANY: "5", SESSIONS_PER_ACCOUNT: "3" })).toMatchObject({ API_KEYS_PER_COMPANY: 5, SESSIONS_PER_ACCOUNT: 3 });
 		expect(() => loadConfig({ API_KEYS_PER_COMPANY: "0" })).toThrow(/API_KEYS_PER_COMPANY/);
+	});
+
+	it("are the defaults the contract's operations document, with their error code", () => {
+		const c = loadConfig({});
+		expect(createApiKey.description).toContain(`at most ${c.API_KEYS_PER_COMPANY} active API keys`);
+		expect(createSession.description).toContain(`at most ${c.SESSIONS_PER_ACCOUNT} live sessions`);
+		for (const op of [createApiKey, createSession]) {
+			expect(op.description).toContain("403 `forbidden`");
+			expect(op.errors).toContain("forbidden");
+		}
 	});
 });
