@@ -42,7 +42,8 @@ export async function benchTarget(tag: string, url: string, env: Record<string, 
 	let namespace = process.env.NAMESPACE || "oms";
 	if (!url) {
 		prefix = `${tag}${randomBytes(3).toString("hex")}`;
-		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: { LOG_LEVEL: "warn", DEV_ISSUER: "on", MONGO_DB_PREFIX: prefix, REDIS_PREFIX: `oms-${prefix}`, ...env } });
+		const clusterEnv = { LOG_LEVEL: "warn", DEV_ISSUER: "on", MONGO_DB_PREFIX: prefix, REDIS_PREFIX: `oms-${prefix}`, ...env };
+		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: clusterEnv });
 		process.stderr.write(`bench: own cluster\n${cluster.table()}\n`);
 		await cluster.ready();
 		({ url: base, transporter, namespace } = cluster);

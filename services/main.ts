@@ -51,7 +51,9 @@ process.on("SIGINT", () => void shutdown("SIGINT"));
 try {
 	await broker.start();
 	if (c.SERVICES === "all" || c.SERVICES.split(",").includes("gateway")) {
-		broker.logger.info(`Opportunity Matching Service listening on http://${c.HOST}:${c.PORT}/api/v1 (services: ${c.SERVICES}, transporter: ${withoutCredentials(c.TRANSPORTER) || "none"})`);
+		// The transporter URL may carry the NATS password: logged masked.
+		const transporter = withoutCredentials(c.TRANSPORTER) || "none";
+		broker.logger.info(`Opportunity Matching Service listening on http://${c.HOST}:${c.PORT}/api/v1 (services: ${c.SERVICES}, transporter: ${transporter})`);
 	}
 } catch (e) {
 	broker.logger.fatal(e);

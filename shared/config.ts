@@ -130,7 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	if (c.NODE_ENV === "production") {
 		// The local issuer mints tokens for any email: it must never sign anyone in for real.
 		if (c.DEV_ISSUER === "on") throw new Error("Invalid configuration: DEV_ISSUER=on is refused in production (the local development issuer signs in any email)");
-		if (!issuer || issuer === devIssuer || !c.OIDC_JWKS_URL) throw new Error("Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused");
+		if (!issuer || issuer === devIssuer || !c.OIDC_JWKS_URL) {
+			throw new Error(
+				"Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused",
+			);
+		}
 		if (!c.CURSOR_SECRET || c.CURSOR_SECRET.length < 32) throw new Error("Invalid configuration: production needs CURSOR_SECRET of at least 32 characters");
 		if (c.TRANSPORTER) checkProductionNats(nats, c.NATS_ALLOW_UNAUTHENTICATED === "true");
 	}
@@ -151,7 +155,9 @@ function checkProductionNats(nats: NatsSettings | null, allowUnauthenticated: bo
 				"set NATS_ALLOW_UNAUTHENTICATED=true only if that NATS is secured otherwise",
 		);
 	}
-	if ((nats.pass ?? "").length < MIN_NATS_PASSWORD) throw new Error(`Invalid configuration: production needs a NATS_PASSWORD of at least ${MIN_NATS_PASSWORD} characters`);
+	if ((nats.pass ?? "").length < MIN_NATS_PASSWORD) {
+		throw new Error(`Invalid configuration: production needs a NATS_PASSWORD of at least ${MIN_NATS_PASSWORD} characters`);
+	}
 }
 
 let cached: Config | undefined;

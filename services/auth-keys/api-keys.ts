@@ -46,7 +46,9 @@ export async function createKey(m: AuthModels, auth: AuthContext, body: CreateAp
 			place,
 		}),
 	);
-	if (!doc) throw new ApiError("forbidden", `This company already has ${cap} active API keys, the most allowed; revoke one (DELETE /api/v1/api-keys/{id}) before creating another`);
+	if (!doc) {
+		throw new ApiError("forbidden", `This company already has ${cap} active API keys, the most allowed; revoke one (DELETE /api/v1/api-keys/{id}) first`);
+	}
 	return { key: toApiKey(doc.toObject()), secret };
 }
 

@@ -52,10 +52,14 @@ export async function signIn(m: AuthModels, identity: Identity, selectTenant?: s
 	const ttlMs = c.SESSION_TTL_HOURS * 3600_000;
 	const token = randomBytes(32).toString("base64url");
 	const cap = c.SESSIONS_PER_ACCOUNT;
+	const expires_at = new Date(now.getTime() + ttlMs);
 	const created = await createWithinCap({ model: m.sessions, owner: user._id, ownerField: "user_id", cap, live: { ended_at: null } }, (place) =>
-		m.sessions.create({ token_hash: sha256(token), user_id: user._id, tenant_id: membership.tenant_id, created_at: now, expires_at: new Date(now.getTime() + ttlMs), place }),
+		m.sessions.create({ token_hash: sha256(token), user_id: user._id, tenant_id: membership.tenant_id, created_at: now, expires_at, place }),
 	);
-	if (!created) throw new ApiError("forbidden", `This account already has ${cap} live sessions, the most allowed; sign out of one (DELETE /api/v1/session) or wait until one expires`);
+	if (!created) {
+		const message = `This account already has ${cap} live sessions, the most allowed; sign out of one (DELETE /api/v1/session) or let one expire`;
+		throw new ApiError("forbidden", message);
+	}
 	await m.memberships.updateOne({ _id: membership._id }, { $set: { last_used_at: now } });
 	return {
 		token,

@@ -37,11 +37,13 @@ afterAll(async () => {
 	await dropTestDatabases();
 });
 
-const createKey = (c: Company, name: string, extra: Record<string, unknown> = {}) => api(stack, "POST", "/api-keys", { cookie: c.cookie, body: { name, scopes: [], ...extra } });
+const createKey = (c: Company, name: string, extra: Record<string, unknown> = {}) =>
+	api(stack, "POST", "/api-keys", { cookie: c.cookie, body: { name, scopes: [], ...extra } });
 const activeKeys = async (c: Company) => {
 	const res = await api(stack, "GET", "/api-keys", { cookie: c.cookie });
 	expect(res.status).toBe(200);
-	return (res.body.keys as Array<{ id: string; revoked_at: string | null; expires_at: string | null }>).filter((k) => !k.revoked_at && (!k.expires_at || Date.parse(k.expires_at) > Date.now()));
+	const keys = res.body.keys as Array<{ id: string; revoked_at: string | null; expires_at: string | null }>;
+	return keys.filter((k) => !k.revoked_at && (!k.expires_at || Date.parse(k.expires_at) > Date.now()));
 };
 const expectCapped = (res: ApiResponse, what: RegExp) => {
 	expect(res.status, JSON.stringify(res.body)).toBe(403);
@@ -117,7 +119,8 @@ describe(`active API keys per company (cap ${KEY_CAP})`, () => {
 describe(`live sessions per account (cap ${SESSION_CAP})`, () => {
 	const email = `sessions-${Date.now()}@example.com`;
 	let tenantId: string;
-	const signIn = async () => api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}`, "X-Service-Tenant": tenantId } });
+	const signIn = async () =>
+		api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}`, "X-Service-Tenant": tenantId } });
 	const cookieOf = (r: ApiResponse) => r.headers.get("set-cookie")!.split(";")[0]!;
 	let cookies: string[] = [];
 

@@ -77,16 +77,19 @@ describe("a NATS that requires a user and password", () => {
 
 	it("refuses a broker without credentials or with a wrong password", async () => {
 		expect(await refusal({ TRANSPORTER: `nats://${nats.address}` }, "anonymous")).toMatch(/authorization violation/i);
-		expect(await refusal({ TRANSPORTER: `nats://${nats.address}`, NATS_USER: nats.user, NATS_PASSWORD: `${nats.password}x` }, "wrong")).toMatch(/authorization violation/i);
+		const wrong = { TRANSPORTER: `nats://${nats.address}`, NATS_USER: nats.user, NATS_PASSWORD: `${nats.password}x` };
+		expect(await refusal(wrong, "wrong")).toMatch(/authorization violation/i);
 	});
 
 	it("runs a service process that joins with the credentials and never logs the password", async () => {
 		const port = await freePort();
 		// debug: everything Moleculer and our code log about the transporter and its connection.
-		const gateway = startServiceProcess({ SERVICES: "gateway", NODE_ID: "gw-auth", PORT: String(port), NAMESPACE: namespace, TRANSPORTER: nats.url, LOG_LEVEL: "debug", LOG_PRETTY: "false", NODE_ENV: "test" });
+		const env = { SERVICES: "gateway", NODE_ID: "gw-auth", PORT: String(port), NAMESPACE: namespace, TRANSPORTER: nats.url, NODE_ENV: "test" };
+		const gateway = startServiceProcess({ ...env, LOG_LEVEL: "debug", LOG_PRETTY: "false" });
 		procs.push(gateway);
 		const watcher = await joined({ TRANSPORTER: nats.url }, "watcher");
-		await waitFor("the gateway process on the authenticated bus", async () => (watcher.registry.nodes.get("gw-auth")?.available ? true : undefined), 45_000).catch((e) => {
+		const onBus = async () => (watcher.registry.nodes.get("gw-auth")?.available ? true : undefined);
+		await waitFor("the gateway process on the authenticated bus", onBus, 45_000).catch((e) => {
 			throw new Error(`${(e as Error).message}\n${gateway.output()}`);
 		});
 		await waitFor("the gateway's start-up line", async () => (/listening on/.test(gateway.output()) ? true : undefined), 15_000);

@@ -52,7 +52,8 @@ describe("the local development issuer", () => {
 	});
 
 	it("cli dev:token is refused in production", async () => {
-		const prod = { NODE_ENV: "production", DEV_ISSUER: "on", CURSOR_SECRET: "c".repeat(40), OIDC_ISSUER: "https://id.example.com", OIDC_JWKS_URL: "https://id.example.com/jwks" };
+		const oidc = { OIDC_ISSUER: "https://id.example.com", OIDC_JWKS_URL: "https://id.example.com/jwks" };
+		const prod = { NODE_ENV: "production", DEV_ISSUER: "on", CURSOR_SECRET: "c".repeat(40), ...oidc };
 		const r = await cli(["dev:token", "--email", email], prod);
 		expect(r.code).not.toBe(0);
 		expect(r.stdout).toBe("");

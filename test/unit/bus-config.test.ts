@@ -29,7 +29,8 @@ describe("NATS credentials", () => {
 		expect(() => loadConfig({ ...PROD, TRANSPORTER: `nats://oms:${STRONG}@nats:4222` })).not.toThrow();
 		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_USER: "oms", NATS_PASSWORD: STRONG })).not.toThrow();
 		// docker-compose.yml's development password and the k8s placeholder are both too short.
-		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_USER: "oms", NATS_PASSWORD: "oms-dev-nats" })).toThrow(/NATS_PASSWORD of at least 16/);
+		const development = { ...PROD, TRANSPORTER: "nats://nats:4222", NATS_USER: "oms", NATS_PASSWORD: "oms-dev-nats" };
+		expect(() => loadConfig(development)).toThrow(/NATS_PASSWORD of at least 16/);
 		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_USER: "oms", NATS_PASSWORD: "REPLACE_ME" })).toThrow(/at least 16/);
 	});
 

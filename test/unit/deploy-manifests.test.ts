@@ -348,7 +348,8 @@ function peerAdmits(peer: INetworkPolicyPeer, from: Pod, policyNamespace: string
 
 function portAdmits(ports: INetworkPolicyPort[] | undefined, port: number, to: Pod): boolean {
 	if (!ports?.length) return true;
-	return ports.some((p) => (p.protocol ?? "TCP") === "TCP" && (p.port === undefined || p.port === port || (typeof p.port === "string" && to.ports?.[p.port] === port)));
+	const named = (p: INetworkPolicyPort) => typeof p.port === "string" && to.ports?.[p.port] === port;
+	return ports.some((p) => (p.protocol ?? "TCP") === "TCP" && (p.port === undefined || p.port === port || named(p)));
 }
 
 /** Kubernetes' ingress rule: a pod no policy selects takes anything; a selected one only what some policy allows. */
@@ -357,9 +358,8 @@ function admits(policies: INetworkPolicy[], from: Pod, to: Pod, port: number): b
 		(p) => p.metadata?.namespace === to.namespace && (p.spec?.policyTypes ?? ["Ingress"]).includes("Ingress") && selects(p.spec?.podSelector, to.labels),
 	);
 	if (!isolating.length) return true;
-	return isolating.some((p) =>
-		(p.spec?.ingress ?? []).some((rule) => portAdmits(rule.ports, port, to) && (!rule.from?.length || rule.from.some((peer) => peerAdmits(peer, from, p.metadata!.namespace!)))),
-	);
+	const fromAdmitted = (peers: INetworkPolicyPeer[] | undefined, ns: string) => !peers?.length || peers.some((peer) => peerAdmits(peer, from, ns));
+	return isolating.some((p) => (p.spec?.ingress ?? []).some((rule) => portAdmits(rule.ports, port, to) && fromAdmitted(rule.from, p.metadata!.namespace!)));
 }
 
 describe("deploy/k8s NetworkPolicies", () => {
@@ -387,7 +387,8 @@ describe("deploy/k8s NetworkPolicies", () => {
 	const app = (name: string) => appPods.find((p) => p.name === name)!;
 	// What the NATS chart (release nats), a Bitnami-style MongoDB and Redis, the ingress
 	// controller and Prometheus run as; and two pods that must not get in.
-	const natsServer: Pod = { name: "nats-0", namespace: natsNs, labels: { "app.kubernetes.io/name": "nats", "app.kubernetes.io/instance": "nats", "app.kubernetes.io/component": "nats" } };
+	const natsLabels = { "app.kubernetes.io/name": "nats", "app.kubernetes.io/instance": "nats", "app.kubernetes.io/component": "nats" };
+	const natsServer: Pod = { name: "nats-0", namespace: natsNs, labels: natsLabels };
 	const natsPeer: Pod = { ...natsServer, name: "nats-1" };
 	const mongo: Pod = { name: "mongo-0", namespace: mongoNs, labels: { "app.kubernetes.io/name": "mongodb" } };
 	const redis: Pod = { name: "redis-primary", namespace: redisNs, labels: { "app.kubernetes.io/name": "redis" } };
@@ -398,7 +399,8 @@ describe("deploy/k8s NetworkPolicies", () => {
 	const intruder: Pod = { name: "debug", namespace: NAMESPACE, labels: { run: "debug" } };
 	const outsiders = [stranger, intruder, ingress, prometheus];
 
-	const usersOf = (key: string) => deployments.filter((d) => (containerOf(d).env ?? []).some((e) => e.name === key && e.valueFrom?.secretKeyRef)).map((d) => d.metadata!.name!);
+	const getsSecret = (d: IDeployment, key: string) => (containerOf(d).env ?? []).some((e) => e.name === key && e.valueFrom?.secretKeyRef);
+	const usersOf = (key: string) => deployments.filter((d) => getsSecret(d, key)).map((d) => d.metadata!.name!);
 
 	it("pass the NetworkPolicy API schema and live where the pods they protect live", () => {
 		expect(policies.length).toBeGreaterThanOrEqual(5);
