@@ -16,7 +16,15 @@ const duration = arg("duration", 10);
 const connections = arg("connections", 20);
 
 const port = await freePort();
-const env = { PORT: String(port), LOG_LEVEL: "warn", RATE_LIMIT_POINTS: "100000000", MONGO_DB_PREFIX: `bench${randomBytes(3).toString("hex")}`, REDIS_PREFIX: `oms-bench-${randomBytes(3).toString("hex")}` };
+// DEV_ISSUER: the benchmark signs in through the local development issuer (dev:token).
+const env = {
+	PORT: String(port),
+	DEV_ISSUER: "on",
+	LOG_LEVEL: "warn",
+	RATE_LIMIT_POINTS: "100000000",
+	MONGO_DB_PREFIX: `bench${randomBytes(3).toString("hex")}`,
+	REDIS_PREFIX: `oms-bench-${randomBytes(3).toString("hex")}`,
+};
 const server = startServiceProcess(env);
 const base = `http://127.0.0.1:${port}`;
 

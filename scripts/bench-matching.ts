@@ -108,7 +108,15 @@ async function drained(prefix: string): Promise<void> {
 
 async function endToEnd(): Promise<void> {
 	const suffix = randomBytes(3).toString("hex");
-	const env = { PORT: String(await freePort()), LOG_LEVEL: "warn", MONGO_DB_PREFIX: `bm${suffix}`, REDIS_PREFIX: `oms-bm-${suffix}`, RATE_LIMIT_POINTS: "1000000" };
+	// DEV_ISSUER: the benchmark signs in through the local development issuer (dev:token).
+	const env = {
+		PORT: String(await freePort()),
+		DEV_ISSUER: "on",
+		LOG_LEVEL: "warn",
+		MONGO_DB_PREFIX: `bm${suffix}`,
+		REDIS_PREFIX: `oms-bm-${suffix}`,
+		RATE_LIMIT_POINTS: "1000000",
+	};
 	const base = `http://127.0.0.1:${env.PORT}`;
 	const server = startServiceProcess(env);
 	try {

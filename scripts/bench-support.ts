@@ -26,10 +26,14 @@ export interface BenchTarget {
 	stop(): Promise<void>;
 }
 
-/** Starts a cluster of its own (prefixes `<tag><run>`), or reaches the one at `url` over NATS. */
+/**
+ * Starts a cluster of its own (prefixes `<tag><run>`), or reaches the one at `url` over NATS.
+ * Companies sign in through the local development issuer: a running cluster needs DEV_ISSUER=on.
+ */
 export async function benchTarget(tag: string, url: string, env: Record<string, string> = {}): Promise<BenchTarget> {
 	// The benchmark's own broker needs no ops port (the cluster's processes get theirs).
 	process.env.OPS_PORT = "off";
+	process.env.DEV_ISSUER = "on";
 	resetConfig();
 	let cluster: Cluster | undefined;
 	let prefix = "";
@@ -38,7 +42,8 @@ export async function benchTarget(tag: string, url: string, env: Record<string, 
 	let namespace = process.env.NAMESPACE || "oms";
 	if (!url) {
 		prefix = `${tag}${randomBytes(3).toString("hex")}`;
-		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: { LOG_LEVEL: "warn", MONGO_DB_PREFIX: prefix, REDIS_PREFIX: `oms-${prefix}`, ...env } });
+		const clusterEnv = { LOG_LEVEL: "warn", DEV_ISSUER: "on", MONGO_DB_PREFIX: prefix, REDIS_PREFIX: `oms-${prefix}`, ...env };
+		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: clusterEnv });
 		process.stderr.write(`bench: own cluster\n${cluster.table()}\n`);
 		await cluster.ready();
 		({ url: base, transporter, namespace } = cluster);

@@ -1,10 +1,18 @@
-import { resetConfig } from "../shared/config.ts";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { config, resetConfig, withoutCredentials } from "../shared/config.ts";
+import { ROOT } from "../test/support/processes.ts";
 import { startCluster } from "./cluster.ts";
 
-// npm run start:cluster: every service as its own process over the local NATS (two gateways
-// behind one port, two matching workers), until SIGINT or SIGTERM stops them gracefully.
+// npm run start:cluster: every service as its own process (two gateways behind one port, two
+// matching workers), until SIGINT or SIGTERM stops them gracefully. They talk over a NATS of
+// the cluster's own that requires a generated user and password, as production's does (the
+// machine's shared NATS takes anyone), unless TRANSPORTER names a NATS to use instead.
 // PORT (3000) is the round-robin address, the gateways listen on PORT+1 and PORT+2;
 // OPS_PORT (9464) is the first process's ops port, the others count up.
+
+/** Where a developer finds the bus's URL, password included, to join it (bench:load --url, a CLI). */
+const TRANSPORTER_FILE = resolve(ROOT, ".data/cluster-transporter");
 
 const num = (v: string | undefined, dflt: number) => (v ? Number(v) : dflt);
 const opsPortBase = num(process.env.OPS_PORT, 9464);
@@ -15,8 +23,15 @@ const cluster = await startCluster({
 	port: num(process.env.PORT, 3000),
 	opsPortBase,
 	namespace: process.env.NAMESPACE || "oms",
+	ownNats: !config().TRANSPORTER,
 });
-process.stderr.write(`cluster: starting ${cluster.members.length} processes (namespace ${cluster.namespace}, ${cluster.transporter})\n${cluster.table()}\n`);
+let bus = withoutCredentials(cluster.transporter);
+if (cluster.nats) {
+	mkdirSync(dirname(TRANSPORTER_FILE), { recursive: true });
+	writeFileSync(TRANSPORTER_FILE, `${cluster.transporter}\n`, { mode: 0o600 });
+	bus += `, the cluster's own NATS: user ${cluster.nats.user}, URL with the password in ${TRANSPORTER_FILE}`;
+}
+process.stderr.write(`cluster: starting ${cluster.members.length} processes (namespace ${cluster.namespace}, ${bus})\n${cluster.table()}\n`);
 
 let stopping = false;
 const stop = async (signal: string) => {
@@ -24,6 +39,7 @@ const stop = async (signal: string) => {
 	stopping = true;
 	process.stderr.write(`cluster: ${signal}: stopping the gateways, then the other processes\n`);
 	await cluster.stop();
+	if (cluster.nats) rmSync(TRANSPORTER_FILE, { force: true });
 	process.stderr.write("cluster: stopped\n");
 	process.exit(0);
 };
@@ -36,5 +52,6 @@ try {
 } catch (e) {
 	process.stderr.write(`cluster: ${(e as Error).message}\n`);
 	await cluster.stop();
+	if (cluster.nats) rmSync(TRANSPORTER_FILE, { force: true });
 	process.exit(1);
 }

@@ -30,9 +30,13 @@ const cluster = await startCluster({
 	port: 0,
 	opsPortBase: 0,
 	namespace: `tcl-${run}`,
+	// Over an authenticated NATS of its own, as production runs: the test files join with its credentials.
+	ownNats: true,
 	log: (l) => logStream.write(`${l}\n`),
 	env: {
 		NODE_ENV: "test",
+		// The test files sign in with ID tokens of the local development issuer.
+		DEV_ISSUER: "on",
 		LOG_LEVEL: "warn",
 		LOG_PRETTY: "false",
 		MONGO_DB_PREFIX: mongoPrefix,

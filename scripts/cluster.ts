@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { BrokerOptions, ServiceBroker } from "moleculer";
 import { createBroker } from "../shared/broker.ts";
 import { freePort, localTransporter, startServiceProcess, waitFor, type ServiceProcess } from "../test/support/processes.ts";
+import { startNatsServer, type NatsServer } from "./cluster-nats.ts";
 import { startRoundRobinProxy, type RoundRobinProxy } from "./cluster-proxy.ts";
 
 // The multi-process shape on one machine: each service its own process over NATS (two
@@ -41,7 +42,14 @@ export interface ClusterOptions {
 	port?: number;
 	/** Ops port of the first process, the others count up from it. 0: free ports. */
 	opsPortBase?: number;
+	/** The NATS to join (default: the local one, localTransporter()). */
 	transporter?: string;
+	/**
+	 * Start a nats-server of the cluster's own that requires a generated user and password
+	 * (cluster-nats.ts) and run every process over it; stopped with the cluster. Ignored when
+	 * `transporter` is given.
+	 */
+	ownNats?: boolean;
 	namespace?: string;
 	/** Extra environment of every process (prefixes, backing service URLs, tuning). */
 	env?: Record<string, string>;
@@ -75,7 +83,10 @@ export interface Cluster {
 	/** The one URL: the round-robin proxy over the gateways. */
 	url: string;
 	gatewayUrls: string[];
+	/** The NATS URL every process joins, with its credentials when it has some (mask it for output: withoutCredentials). */
 	transporter: string;
+	/** The cluster's own nats-server (ownNats). */
+	nats?: NatsServer;
 	namespace: string;
 	/** The environment every process got (besides its own SERVICES, NODE_ID, PORT, OPS_PORT). */
 	env: Record<string, string>;
@@ -101,7 +112,9 @@ const STABLE_AFTER_MS = 30_000;
 
 export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 	const layout = o.layout ?? FULL_LAYOUT;
-	const transporter = o.transporter ?? localTransporter();
+	const nats = o.ownNats && !o.transporter ? await startNatsServer() : undefined;
+	// The children get the credentials in their environment (TRANSPORTER), never on a command line.
+	const transporter = o.transporter ?? nats?.url ?? localTransporter();
 	const namespace = o.namespace ?? `oms-cluster-${randomBytes(3).toString("hex")}`;
 	const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
 	const restart = o.restart ?? true;
@@ -124,7 +137,12 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 	const members: ClusterMember[] = [];
 
 	const broker = createBroker([], { transporter: transporter as BrokerOptions["transporter"], namespace, nodeID: `supervisor-${process.pid}-${randomBytes(2).toString("hex")}`, logger: false, skipProcessEventRegistration: true });
-	await broker.start();
+	try {
+		await broker.start();
+	} catch (e) {
+		await nats?.stop();
+		throw e;
+	}
 
 	/** Whether the member's current node is in the registry with all its services. */
 	const joined = (m: ClusterMember) => {
@@ -215,6 +233,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 		url: `http://127.0.0.1:${proxy.port}`,
 		gatewayUrls: gatewayMembers.map((m) => `http://127.0.0.1:${m.port}`),
 		transporter,
+		nats,
 		namespace,
 		env,
 		members,
@@ -263,6 +282,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 			await stopAll();
 			await proxy.close();
 			await broker.stop();
+			await nats?.stop();
 		},
 	};
 	try {

@@ -27,7 +27,15 @@ const qrels = JSON.parse(readFileSync(resolve(DEV, "qrels.json"), "utf8")) as Ar
 const signalLabels = JSON.parse(readFileSync(resolve(DEV, "signals.json"), "utf8")) as Record<string, Record<string, unknown>>;
 
 const suffix = randomBytes(3).toString("hex");
-const env = { PORT: "", LOG_LEVEL: "warn", MONGO_DB_PREFIX: `eval${suffix}`, REDIS_PREFIX: `oms-eval-${suffix}`, OUTBOX_RECONCILE_MS: "5000" };
+// DEV_ISSUER: the evaluation signs in through the local development issuer (dev:token).
+const env = {
+	PORT: "",
+	DEV_ISSUER: "on",
+	LOG_LEVEL: "warn",
+	MONGO_DB_PREFIX: `eval${suffix}`,
+	REDIS_PREFIX: `oms-eval-${suffix}`,
+	OUTBOX_RECONCILE_MS: "5000",
+};
 env.PORT = String(await freePort());
 const base = `http://127.0.0.1:${env.PORT}`;
 const server = startServiceProcess(env);

@@ -17,6 +17,10 @@
 # prints one line per service on stdout and exits 3 when one does not answer.
 # Progress lines go to stderr, so stdout stays clean for the commands that run after `up`.
 #
+# NATS: a NATS started here requires the credentials the services will use: those in NATS_URL
+# (nats://user:password@host:port), else NATS_USER and NATS_PASSWORD; with none (the default,
+# for the tests on 127.0.0.1, like Redis and MongoDB here) it takes no credentials.
+#
 # Environment: NATS_URL (nats://127.0.0.1:4222), REDIS_URL (redis://127.0.0.1:6379),
 # MONGO_URL (mongodb://127.0.0.1:27017/), OMS_CACHE_DIR (~/.cache/oms),
 # FERRETDB_POSTGRESQL_URL (postgres://postgres@127.0.0.1:5432/ferretdb; where that login is
@@ -50,6 +54,26 @@ STARTED=()   # what this invocation started, in order: nats redis mongo postgres
 
 # URL for display, password masked.
 show_url() { sed -E 's#^([a-z+]+://[^:/@]*):[^@/]*@#\1:***@#' <<<"$1"; }
+
+# url_decode STRING: percent-decoded (URL user information is percent-encoded).
+url_decode() { printf '%b' "${1//%/\\x}"; }
+
+# nats_credentials: sets NATS_AUTH_USER and NATS_AUTH_PASS to what the services will connect
+# with (shared/config.ts reads the same): NATS_URL's user and password, else NATS_USER and
+# NATS_PASSWORD; both empty when there are none.
+nats_credentials() {
+  local u="${NATS_URL#*://}"
+  u="${u%%[/,]*}"
+  NATS_AUTH_USER="${NATS_USER:-}"
+  NATS_AUTH_PASS="${NATS_PASSWORD:-}"
+  if [[ $u == *@* ]]; then
+    u="${u%@*}"
+    NATS_AUTH_USER="$(url_decode "${u%%:*}")"
+    NATS_AUTH_PASS=""
+    [[ $u == *:* ]] && NATS_AUTH_PASS="$(url_decode "${u#*:}")"
+  fi
+  return 0
+}
 
 say() { printf 'services: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
@@ -257,8 +281,11 @@ compose() {
   (cd "$ROOT" && "${DOCKER_COMPOSE[@]}" -f "$ROOT/docker-compose.yml" "$@" 8>&- 9>&-)
 }
 
-# Ports the compose file publishes on 127.0.0.1 (defaults 4222, 6379, 27017).
+# Ports the compose file publishes on 127.0.0.1 (defaults 4222, 6379, 27017), and the NATS
+# credentials its nats service requires (empty: none; see docker-compose.yml).
 export_compose_ports() {
+  nats_credentials
+  export NATS_USER="$NATS_AUTH_USER" NATS_PASSWORD="$NATS_AUTH_PASS"
   host_port "$NATS_URL" 4222; export OMS_NATS_PORT="$PORT"
   host_port "$REDIS_URL" 6379; export OMS_REDIS_PORT="$PORT"
   host_port "$MONGO_URL" 27017; export OMS_MONGO_PORT="$PORT"
@@ -297,6 +324,12 @@ down_docker() {
 # ---------------------------------------------------------------------------------------------
 # Local programs
 
+# conf_escape STRING: a NATS configuration double-quoted string's content.
+conf_escape() {
+  local s="${1//\\/\\\\}"
+  printf '%s' "${s//\"/\\\"}"
+}
+
 up_nats() {
   local bin addr
   host_port "$NATS_URL" 4222
@@ -304,14 +337,25 @@ up_nats() {
   bin="$(need_program nats-server nats-server NATS_URL)"
   mkdir -p "$CACHE/nats"
   # deploy/nats/nats.conf: the payload limit an 8 MB product import needs.
-  spawn nats "$bin" -c "$ROOT/deploy/nats/nats.conf" -a "$addr" -p "$PORT" -js -sd "$CACHE/nats" ||
+  local conf="$ROOT/deploy/nats/nats.conf" auth=""
+  nats_credentials
+  if [[ -n $NATS_AUTH_USER ]]; then
+    # The credentials go into a file only this user reads, never onto the command line.
+    conf="$CACHE/nats-auth.conf"
+    (umask 077 && {
+      cat "$ROOT/deploy/nats/nats.conf"
+      printf 'authorization { user: "%s", password: "%s" }\n' "$(conf_escape "$NATS_AUTH_USER")" "$(conf_escape "$NATS_AUTH_PASS")"
+    } >"$conf")
+    auth=", user $NATS_AUTH_USER required"
+  fi
+  spawn nats "$bin" -c "$conf" -a "$addr" -p "$PORT" -js -sd "$CACHE/nats" ||
     die "could not start nats-server (log $(log_file nats))"
   STARTED+=(nats)
   if ! ready "$SPAWNED_PID" tcp_answers "$addr" "$PORT"; then
     log_tail "$(log_file nats)"
     die "nats-server did not answer on $addr:$PORT within $READY_TIMEOUT s"
   fi
-  say "nats: started $bin (JetStream) on $addr:$PORT, pid $SPAWNED_PID, log $(log_file nats)"
+  say "nats: started $bin (JetStream$auth) on $addr:$PORT, pid $SPAWNED_PID, log $(log_file nats)"
 }
 
 up_redis() {

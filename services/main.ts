@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { config } from "../shared/config.ts";
+import { config, withoutCredentials } from "../shared/config.ts";
 import { createBroker } from "../shared/broker.ts";
 
 // One entry for every deployment shape: all services in one process (the default, no
@@ -51,7 +51,9 @@ process.on("SIGINT", () => void shutdown("SIGINT"));
 try {
 	await broker.start();
 	if (c.SERVICES === "all" || c.SERVICES.split(",").includes("gateway")) {
-		broker.logger.info(`Opportunity Matching Service listening on http://${c.HOST}:${c.PORT}/api/v1 (services: ${c.SERVICES}, transporter: ${c.TRANSPORTER || "none"})`);
+		// The transporter URL may carry the NATS password: logged masked.
+		const transporter = withoutCredentials(c.TRANSPORTER) || "none";
+		broker.logger.info(`Opportunity Matching Service listening on http://${c.HOST}:${c.PORT}/api/v1 (services: ${c.SERVICES}, transporter: ${transporter})`);
 	}
 } catch (e) {
 	broker.logger.fatal(e);

@@ -1,5 +1,5 @@
 import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
-import { config, type Config } from "./config.ts";
+import { config, natsSettings, type Config } from "./config.ts";
 import { loggerConfig } from "./logger.ts";
 import { CallWatchdog } from "./call-watchdog.ts";
 import { opsServerMiddleware } from "./ops-server.ts";
@@ -19,14 +19,28 @@ const NEVER_STARTED = new Set(["ServiceNotAvailableError", "QueueIsFullError"]);
 export const retryableCall = (err: unknown): boolean => NEVER_STARTED.has((err as { name?: string } | null)?.name ?? "");
 
 /**
+ * The transporter Moleculer gets: for NATS an options object, so the credentials travel as the
+ * client's user and pass (percent-decoded, and never part of a URL something might print) and
+ * TLS is required where configured. Moleculer's own URL parsing would keep neither.
+ */
+function transporterOption(t: string | BrokerOptions["transporter"] | undefined, c: Config): BrokerOptions["transporter"] {
+	if (typeof t !== "string") return t ?? null;
+	if (!t) return null;
+	const nats = natsSettings(t, c);
+	return (nats ? { type: "NATS", options: nats } : t) as BrokerOptions["transporter"];
+}
+
+/**
  * One broker configuration for every process: in-process (no transporter) by default,
  * NATS when TRANSPORTER is set. Failure handling is on so a dead node is noticed fast.
+ * A transporter URL among the overrides (a supervisor's or a test's broker) is read the same way.
  */
 export function brokerOptions(c: Config = config(), overrides: Partial<BrokerOptions> = {}): BrokerOptions {
+	const { transporter, ...rest } = overrides;
 	return {
 		namespace: c.NAMESPACE,
 		nodeID: c.NODE_ID || undefined,
-		transporter: (c.TRANSPORTER || null) as BrokerOptions["transporter"],
+		transporter: transporterOption("transporter" in overrides ? transporter : c.TRANSPORTER, c),
 		logger: loggerConfig(c),
 		validator: false,
 		// Queue producers are shared by a process's services: closed once, when its broker stops.
@@ -51,7 +65,7 @@ export function brokerOptions(c: Config = config(), overrides: Partial<BrokerOpt
 		heartbeatTimeout: 15,
 		tracking: { enabled: true, shutdownTimeout: 10_000 },
 		errorRegenerator: undefined,
-		...overrides,
+		...rest,
 	};
 }
 

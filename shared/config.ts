@@ -9,7 +9,14 @@ const Env = z.object({
 	PUBLIC_URL: z.string().url().default("http://localhost:3000"),
 	ALLOWED_ORIGINS: z.string().default(""),
 	SERVICES: z.string().default("all"),
+	/** nats://host:port (a comma-separated list for a cluster; tls:// requires TLS); credentials in it or in NATS_USER/NATS_PASSWORD. */
 	TRANSPORTER: z.string().default(""),
+	NATS_USER: z.string().default(""),
+	NATS_PASSWORD: z.string().default(""),
+	/** PEM file of the CA that signed the NATS servers' certificates; setting it requires TLS. */
+	NATS_TLS_CA_FILE: z.string().default(""),
+	/** "true" lets a production process use a NATS that takes no credentials (say, one secured otherwise). */
+	NATS_ALLOW_UNAUTHENTICATED: z.enum(["true", "false"]).default("false"),
 	NODE_ID: z.string().default(""),
 	NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{0,40}$/).default("oms"),
 	MONGO_URL: z.string().default("mongodb://127.0.0.1:27017/"),
@@ -36,7 +43,13 @@ const Env = z.object({
 	OIDC_ISSUER: z.string().default(""),
 	OIDC_AUDIENCE: z.string().default("oms-portal"),
 	OIDC_JWKS_URL: z.string().default(""),
+	/** "on" trusts (and lets `cli dev:token` mint) ID tokens of the local development issuer; refused in production. */
+	DEV_ISSUER: z.enum(["on", "off"]).default("off"),
 	DEV_ISSUER_DIR: z.string().default(".data/dev-issuer"),
+	/** Active (neither revoked nor expired) API keys a company may hold. */
+	API_KEYS_PER_COMPANY: z.coerce.number().int().min(1).max(10_000).default(50),
+	/** Live (neither ended nor expired) browser sessions an account may hold. */
+	SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),
 	REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 	/** A local call in flight longer than this makes the process not ready (shared/call-watchdog.ts). */
 	CALL_STUCK_MS: z.coerce.number().int().positive().default(120_000),
@@ -49,12 +62,24 @@ const Env = z.object({
 	/** Every process's ops server (/healthz, /readyz, /metrics): a port, 0 for any free one, or "off". */
 	OPS_PORT: z.union([z.literal("off"), z.coerce.number().int().min(0).max(65535)]).default(9464),
 });
+/** Where and how the NATS client connects: what shared/broker.ts hands to Moleculer's NATS transporter. */
+export interface NatsSettings {
+	/** host:port of each server. */
+	servers: string[];
+	user?: string;
+	pass?: string;
+	/** Set: TLS is required (tls:// or a CA file), verified against the CA file or the system's CAs. */
+	tls?: { caFile?: string };
+}
+
 export type Config = z.infer<typeof Env> & {
-	/** The issuer URL the local development issuer signs with. */
+	/** The issuer URL the local development issuer signs with (trusted only with DEV_ISSUER=on). */
 	devIssuer: string;
 	allowedOrigins: string[];
 	/** TRUST_PROXY as a list, each entry checked. */
 	trustedProxies: string[];
+	/** TRANSPORTER as NATS client settings; null without a transporter or with another kind. */
+	nats: NatsSettings | null;
 };
 
 export const DEV_ISSUER_PATH = "/dev-issuer";
@@ -65,6 +90,43 @@ const commaList = (value: string) =>
 		.map((s) => s.trim())
 		.filter(Boolean);
 
+/** The smallest NATS password production accepts (docker-compose.yml's development one is shorter). */
+const MIN_NATS_PASSWORD = 16;
+
+const isNatsUrl = (t: string) => /^(nats|tls):\/\//i.test(t.trim());
+
+/**
+ * A NATS transporter URL (or comma-separated list) as client settings: the servers without
+ * credentials, the user and password taken from the URL (percent-decoded) or else from
+ * NATS_USER/NATS_PASSWORD, TLS for tls:// or when a CA file is given.
+ */
+export function natsSettings(transporter: string, c: Pick<Config, "NATS_USER" | "NATS_PASSWORD" | "NATS_TLS_CA_FILE">): NatsSettings | null {
+	if (!isNatsUrl(transporter)) return null;
+	let user: string | undefined;
+	let pass: string | undefined;
+	let tls = false;
+	const servers = transporter.split(",").map((part) => {
+		const u = new URL(part.trim());
+		if (u.protocol === "tls:") tls = true;
+		if (u.username && user === undefined) {
+			user = decodeURIComponent(u.username);
+			pass = decodeURIComponent(u.password);
+		}
+		return u.host;
+	});
+	if (user === undefined && c.NATS_USER) {
+		user = c.NATS_USER;
+		pass = c.NATS_PASSWORD;
+	}
+	const settings: NatsSettings = { servers };
+	if (user !== undefined) Object.assign(settings, { user, pass });
+	if (tls || c.NATS_TLS_CA_FILE) settings.tls = c.NATS_TLS_CA_FILE ? { caFile: c.NATS_TLS_CA_FILE } : {};
+	return settings;
+}
+
+/** The URL (or list) with each password replaced by ***, for log lines and console output. */
+export const withoutCredentials = (url: string): string => url.replace(/(\/\/[^:/@,]*):[^@/,]*@/g, "$1:***@");
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	const parsed = Env.safeParse(env);
 	if (!parsed.success) {
@@ -73,11 +135,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	}
 	const c = parsed.data;
 	const devIssuer = `${c.PUBLIC_URL.replace(/\/$/, "")}${DEV_ISSUER_PATH}`;
-	const issuer = c.OIDC_ISSUER || devIssuer;
+	// Without DEV_ISSUER=on nothing trusts the local issuer: no issuer at all until OIDC_ISSUER is set.
+	const issuer = c.OIDC_ISSUER || (c.DEV_ISSUER === "on" ? devIssuer : "");
+	if (!c.NATS_USER !== !c.NATS_PASSWORD) throw new Error("Invalid configuration: set both NATS_USER and NATS_PASSWORD, or neither");
+	let nats: NatsSettings | null;
+	try {
+		nats = natsSettings(c.TRANSPORTER, c);
+	} catch {
+		throw new Error("Invalid configuration: TRANSPORTER is not a valid nats:// or tls:// URL (or comma-separated list of them)");
+	}
 	if (c.NODE_ENV === "production") {
 		// The local issuer mints tokens for any email: it must never sign anyone in for real.
-		if (issuer === devIssuer || !c.OIDC_JWKS_URL) throw new Error("Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused");
+		if (c.DEV_ISSUER === "on") throw new Error("Invalid configuration: DEV_ISSUER=on is refused in production (the local development issuer signs in any email)");
+		if (!issuer || issuer === devIssuer || !c.OIDC_JWKS_URL) {
+			throw new Error(
+				"Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused",
+			);
+		}
 		if (!c.CURSOR_SECRET || c.CURSOR_SECRET.length < 32) throw new Error("Invalid configuration: production needs CURSOR_SECRET of at least 32 characters");
+		if (c.TRANSPORTER) checkProductionNats(nats, c.NATS_ALLOW_UNAUTHENTICATED === "true");
 	}
 	const allowedOrigins = commaList(c.ALLOWED_ORIGINS || new URL(c.PUBLIC_URL).origin);
 	const trustedProxies = commaList(c.TRUST_PROXY);
@@ -86,7 +162,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	} catch (e) {
 		throw new Error(`Invalid configuration: TRUST_PROXY: ${(e as Error).message} (addresses or CIDRs, comma-separated)`);
 	}
-	return { ...c, OIDC_ISSUER: issuer, devIssuer, allowedOrigins, trustedProxies };
+	return { ...c, OIDC_ISSUER: issuer, devIssuer, allowedOrigins, trustedProxies, nats };
+}
+
+/** Anyone who reaches an open NATS can call every action of every service, so production needs credentials. */
+function checkProductionNats(nats: NatsSettings | null, allowUnauthenticated: boolean): void {
+	if (!nats) throw new Error("Invalid configuration: production runs its services over NATS: TRANSPORTER must be nats:// or tls:// URLs");
+	if (nats.user === undefined) {
+		if (allowUnauthenticated) return;
+		throw new Error(
+			"Invalid configuration: production needs NATS_USER and NATS_PASSWORD (or credentials in TRANSPORTER) for its NATS transporter; " +
+				"set NATS_ALLOW_UNAUTHENTICATED=true only if that NATS is secured otherwise",
+		);
+	}
+	if ((nats.pass ?? "").length < MIN_NATS_PASSWORD) {
+		throw new Error(`Invalid configuration: production needs a NATS_PASSWORD of at least ${MIN_NATS_PASSWORD} characters`);
+	}
 }
 
 let cached: Config | undefined;

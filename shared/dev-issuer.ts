@@ -4,7 +4,9 @@ import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { config } from "./config.ts";
 
 // The local development issuer: a key pair on disk that mints OpenID Connect ID tokens for
-// any email. For development and tests only; production configuration refuses it.
+// any email. For development and tests only, and only with DEV_ISSUER=on (shared/config.ts
+// refuses that in production): auth-keys trusts its tokens and `cli dev:token` mints them
+// only then.
 
 const ALG = "ES256";
 const KID = "oms-dev-1";
@@ -60,6 +62,7 @@ export interface MintOptions {
 /** An ID token for the email, signed by the local issuer (email_verified true by default). */
 export async function mintDevIdToken(o: MintOptions): Promise<string> {
 	const c = config();
+	if (c.DEV_ISSUER !== "on") throw new Error("The local development issuer is off: set DEV_ISSUER=on (development and tests only)");
 	const { privateJwk } = await devIssuerKeys();
 	const key = await importJWK(privateJwk, ALG);
 	const email = o.email.trim().toLowerCase();

@@ -3,10 +3,12 @@ import type { AuthContext } from "../../shared/auth-context.ts";
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey } from "../../shared/contract/auth.ts";
 import { iso } from "../../shared/contract/common.ts";
 import type { Scope } from "../../shared/contract/scopes.ts";
+import { config } from "../../shared/config.ts";
 import { ApiError, notFound } from "../../shared/errors.ts";
 import type { ApiKeyDoc, AuthModels } from "./models.ts";
 import { activeMembership } from "./directory.ts";
 import { sha256 } from "../../shared/hash.ts";
+import { createWithinCap, GIVE_BACK_PLACE } from "./places.ts";
 
 // API keys: created and revoked by browser sessions, verified by hash on every request.
 
@@ -27,18 +29,26 @@ export function toApiKey(d: ApiKeyDoc & { _id: string }): ApiKey {
 	};
 }
 
+/** Refused beyond API_KEYS_PER_COMPANY active (neither revoked nor expired) keys, exactly, also under concurrent creates. */
 export async function createKey(m: AuthModels, auth: AuthContext, body: CreateApiKeyBody): Promise<CreatedApiKey> {
 	const secret = API_KEY_PREFIX + randomBytes(32).toString("base64url");
-	const doc = await m.apiKeys.create({
-		tenant_id: auth.tenantId,
-		membership_id: auth.membershipId,
-		name: body.name,
-		secret_hash: sha256(secret),
-		display_suffix: secret.slice(-4),
-		scopes: body.scopes,
-		expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
-		created_at: new Date(),
-	});
+	const cap = config().API_KEYS_PER_COMPANY;
+	const doc = await createWithinCap({ model: m.apiKeys, owner: auth.tenantId, ownerField: "tenant_id", cap, live: { revoked_at: null } }, (place) =>
+		m.apiKeys.create({
+			tenant_id: auth.tenantId,
+			membership_id: auth.membershipId,
+			name: body.name,
+			secret_hash: sha256(secret),
+			display_suffix: secret.slice(-4),
+			scopes: body.scopes,
+			expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+			created_at: new Date(),
+			place,
+		}),
+	);
+	if (!doc) {
+		throw new ApiError("forbidden", `This company already has ${cap} active API keys, the most allowed; revoke one (DELETE /api/v1/api-keys/{id}) first`);
+	}
 	return { key: toApiKey(doc.toObject()), secret };
 }
 
@@ -49,7 +59,8 @@ export async function listKeys(m: AuthModels, tenantId: string): Promise<ApiKey[
 
 /** Idempotent: a revoked key stays revoked at its first revocation time. */
 export async function revokeKey(m: AuthModels, tenantId: string, id: string): Promise<void> {
-	const doc = await m.apiKeys.findOneAndUpdate({ _id: id, tenant_id: tenantId, revoked_at: null }, { $set: { revoked_at: new Date() } });
+	// The key gives its place under the cap back in the same update that revokes it.
+	const doc = await m.apiKeys.findOneAndUpdate({ _id: id, tenant_id: tenantId, revoked_at: null }, { $set: { revoked_at: new Date() }, ...GIVE_BACK_PLACE });
 	if (doc) return;
 	if (!(await m.apiKeys.exists({ _id: id, tenant_id: tenantId }))) throw notFound("API key");
 }

@@ -12,7 +12,7 @@ import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { every, type Periodic } from "../../shared/periodic.ts";
 import { createKey, listKeys, revokeKey, verifyKey } from "./api-keys.ts";
 import { contactEmail, createTenant, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
-import { verifyIdToken } from "./id-tokens.ts";
+import { SIGN_IN_SETUP, signInConfigured, verifyIdToken } from "./id-tokens.ts";
 import { authModels, type AuthModels } from "./models.ts";
 import { clearedCookie, endSession, purgeExpiredSessions, sessionCookie, signIn, verifySession } from "./sessions.ts";
 
@@ -121,6 +121,7 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.conn = await connectServiceDb("auth");
 		this.m = authModels(this.conn);
 		await syncIndexes(this.conn);
+		if (!signInConfigured()) this.logger.warn(`no OpenID Connect issuer is configured, so nobody can sign in: ${SIGN_IN_SETUP}`);
 		this.purge = every(3600_000, () => purgeExpiredSessions(this.m), (e) => this.logger.warn({ err: e }, "expired session purge failed"));
 	},
 

@@ -1,10 +1,11 @@
 import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
-import { config } from "../../shared/config.ts";
+import { config, type Config } from "../../shared/config.ts";
 import { devIssuerKeys } from "../../shared/dev-issuer.ts";
 import { ApiError } from "../../shared/errors.ts";
 
 // Verifying the portal's OpenID Connect ID tokens: signature against the issuer's JWKS,
-// issuer, audience and expiry. The local development issuer is used only outside production.
+// issuer, audience and expiry. The local development issuer's key pair is trusted only with
+// DEV_ISSUER=on (never in production: shared/config.ts refuses it).
 
 export interface Identity {
 	issuer: string;
@@ -12,12 +13,22 @@ export interface Identity {
 	email: string;
 }
 
+/** What an operator sets for sign-in to work (also logged by auth-keys at start when missing). */
+export const SIGN_IN_SETUP = "set OIDC_ISSUER and OIDC_JWKS_URL of the OpenID Connect provider, or DEV_ISSUER=on for local development";
+
+/** The local development issuer's key pair is the one to verify with. */
+const devIssuerTrusted = (c: Config) => c.DEV_ISSUER === "on" && c.OIDC_ISSUER === c.devIssuer;
+
+/** Whether an issuer's tokens can be verified with this configuration: its name, and its JWKS or the local key pair. */
+export const signInConfigured = (c: Config = config()): boolean => !!c.OIDC_ISSUER && (!!c.OIDC_JWKS_URL || devIssuerTrusted(c));
+
 let keySet: Promise<JWTVerifyGetKey> | undefined;
 
 async function resolveKeySet(): Promise<JWTVerifyGetKey> {
 	const c = config();
+	// Only outside production (its configuration requires both): nobody can sign in until it is set.
+	if (!signInConfigured(c)) throw new ApiError("unauthorized", `Sign-in is not configured on this server: ${SIGN_IN_SETUP}`);
 	if (c.OIDC_JWKS_URL) return createRemoteJWKSet(new URL(c.OIDC_JWKS_URL), { timeoutDuration: 5000, cooldownDuration: 30_000 });
-	if (c.NODE_ENV === "production" || c.OIDC_ISSUER !== c.devIssuer) throw new Error("No JWKS for the configured OIDC issuer: set OIDC_JWKS_URL");
 	return createLocalJWKSet((await devIssuerKeys()).publicJwks);
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Schema, type Connection, type InferSchemaType, type Model } from "mongoose";
+import { PLACE_INDEX } from "./places.ts";
 
 // The auth-keys service's own collections. Ids are UUID strings; emails are stored
 // lower-cased for lookups (no collation indexes on FerretDB).
@@ -48,10 +49,13 @@ const SessionSchema = new Schema(
 		created_at: { type: Date, required: true },
 		expires_at: { type: Date, required: true },
 		ended_at: { type: Date, default: null },
+		// One of the account's SESSIONS_PER_ACCOUNT places while live (places.ts); absent once ended.
+		place: { type: String },
 	},
 	{ versionKey: false },
 );
 SessionSchema.index({ expires_at: 1 });
+SessionSchema.index({ place: 1 }, PLACE_INDEX);
 
 const ApiKeySchema = new Schema(
 	{
@@ -66,10 +70,13 @@ const ApiKeySchema = new Schema(
 		revoked_at: { type: Date, default: null },
 		last_used_at: { type: Date, default: null },
 		created_at: { type: Date, required: true },
+		// One of the company's API_KEYS_PER_COMPANY places while active (places.ts); absent once revoked.
+		place: { type: String },
 	},
 	{ versionKey: false },
 );
 ApiKeySchema.index({ tenant_id: 1, created_at: -1 });
+ApiKeySchema.index({ place: 1 }, PLACE_INDEX);
 
 export type Tenant = InferSchemaType<typeof TenantSchema>;
 export type User = InferSchemaType<typeof UserSchema>;

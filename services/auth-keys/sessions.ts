@@ -9,6 +9,7 @@ import { defaultMembership, membershipsOf, requireMembership, tenantName } from 
 import type { Identity } from "./id-tokens.ts";
 import type { AuthModels } from "./models.ts";
 import { sha256 } from "../../shared/hash.ts";
+import { createWithinCap, GIVE_BACK_PLACE } from "./places.ts";
 
 // Browser sessions: an opaque id in an HttpOnly cookie, only its hash stored.
 
@@ -19,6 +20,8 @@ async function userForIdentity(m: AuthModels, id: Identity) {
 	const bound = await m.users.findOne({ identity }).lean();
 	if (bound) return bound;
 	const byEmail = await m.users.findOne({ email: id.email }).lean();
+	// Bound between the two reads by a concurrent sign-in of the same identity: that is this user.
+	if (byEmail && byEmail.identity === identity) return byEmail;
 	if (byEmail && !byEmail.identity.startsWith("unbound:")) {
 		throw new ApiError("identity_conflict", "This email address is already bound to another identity");
 	}
@@ -45,9 +48,18 @@ export async function signIn(m: AuthModels, identity: Identity, selectTenant?: s
 	const user = await userForIdentity(m, identity);
 	const membership = selectTenant ? await requireMembership(m, user._id, selectTenant) : await defaultMembership(m, user._id);
 	const now = new Date();
-	const ttlMs = config().SESSION_TTL_HOURS * 3600_000;
+	const c = config();
+	const ttlMs = c.SESSION_TTL_HOURS * 3600_000;
 	const token = randomBytes(32).toString("base64url");
-	await m.sessions.create({ token_hash: sha256(token), user_id: user._id, tenant_id: membership.tenant_id, created_at: now, expires_at: new Date(now.getTime() + ttlMs) });
+	const cap = c.SESSIONS_PER_ACCOUNT;
+	const expires_at = new Date(now.getTime() + ttlMs);
+	const created = await createWithinCap({ model: m.sessions, owner: user._id, ownerField: "user_id", cap, live: { ended_at: null } }, (place) =>
+		m.sessions.create({ token_hash: sha256(token), user_id: user._id, tenant_id: membership.tenant_id, created_at: now, expires_at, place }),
+	);
+	if (!created) {
+		const message = `This account already has ${cap} live sessions, the most allowed; sign out of one (DELETE /api/v1/session) or let one expire`;
+		throw new ApiError("forbidden", message);
+	}
 	await m.memberships.updateOne({ _id: membership._id }, { $set: { last_used_at: now } });
 	return {
 		token,
@@ -81,7 +93,8 @@ export async function verifySession(m: AuthModels, hash: string, selectTenant?: 
 }
 
 export async function endSession(m: AuthModels, sessionId: string): Promise<void> {
-	await m.sessions.updateOne({ _id: sessionId, ended_at: null }, { $set: { ended_at: new Date() } });
+	// The session gives its place under the cap back in the same update that ends it.
+	await m.sessions.updateOne({ _id: sessionId, ended_at: null }, { $set: { ended_at: new Date() }, ...GIVE_BACK_PLACE });
 }
 
 /** Sessions past their expiry are deleted in code (no TTL indexes on FerretDB). */

@@ -25,9 +25,11 @@ export const createSession = defineOperation({
 	tag: "Session",
 	summary: "Sign in with an OpenID Connect ID token",
 	description:
-		"Send the identity provider's ID token as `Authorization: Bearer <jwt>`; no body. The token's signature, issuer, audience and expiry are verified and its email must be verified. `X-Service-Tenant` selects the company; without it the most recently used one is chosen. Answers the session record and sets an HttpOnly, Secure, SameSite=Lax session cookie; mutations made with that cookie must carry an allowed `Origin` header.",
+		"Send the identity provider's ID token as `Authorization: Bearer <jwt>`; no body. The token's signature, issuer, audience and expiry are verified and its email must be verified. `X-Service-Tenant` selects the company; without it the most recently used one is chosen. Answers the session record and sets an HttpOnly, Secure, SameSite=Lax session cookie; mutations made with that cookie must carry an allowed `Origin` header.\n\n" +
+		"An account holds at most 20 live sessions (the service's default; an operator may set another limit). " +
+		"A sign-in beyond that answers 403 `forbidden` and creates no session, until one of them is signed out (DELETE /session) or expires.",
 	response: SessionRecord,
-	errors: ["unverified_email", "identity_conflict", "no_membership", "membership_disabled"],
+	errors: ["forbidden", "unverified_email", "identity_conflict", "no_membership", "membership_disabled"],
 	responseHeaders: { "Set-Cookie": "The session cookie (HttpOnly; Secure; SameSite=Lax)" },
 });
 
@@ -74,6 +76,10 @@ export const createApiKey = defineOperation({
 	access: "session",
 	tag: "API keys",
 	summary: "Create a scoped API key (browser session only); the secret is shown only in this response",
+	description:
+		"A company holds at most 50 active API keys, neither revoked nor expired (the service's default; an operator may set another limit). " +
+		"Creating one more answers 403 `forbidden` and creates nothing; revoking a key, or its expiry, frees a place. The limit holds for concurrent requests too. " +
+		"An API key can never create a key: that answers 403 `forbidden` as well.",
 	body: CreateApiKeyBody,
 	response: CreatedApiKey,
 	status: 201,

@@ -33,6 +33,8 @@ export interface paths {
         /**
          * Sign in with an OpenID Connect ID token
          * @description Send the identity provider's ID token as `Authorization: Bearer <jwt>`; no body. The token's signature, issuer, audience and expiry are verified and its email must be verified. `X-Service-Tenant` selects the company; without it the most recently used one is chosen. Answers the session record and sets an HttpOnly, Secure, SameSite=Lax session cookie; mutations made with that cookie must carry an allowed `Origin` header.
+         *
+         *     An account holds at most 20 live sessions (the service's default; an operator may set another limit). A sign-in beyond that answers 403 `forbidden` and creates no session, until one of them is signed out (DELETE /session) or expires.
          */
         post: operations["createSession"];
         /** Sign out (ends the browser session) */
@@ -86,7 +88,10 @@ export interface paths {
         /** List the company's API keys (never their secrets) */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create a scoped API key (browser session only); the secret is shown only in this response */
+        /**
+         * Create a scoped API key (browser session only); the secret is shown only in this response
+         * @description A company holds at most 50 active API keys, neither revoked nor expired (the service's default; an operator may set another limit). Creating one more answers 403 `forbidden` and creates nothing; revoking a key, or its expiry, frees a place. The limit holds for concurrent requests too. An API key can never create a key: that answers 403 `forbidden` as well.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -1080,7 +1085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: unverified_email, no_membership, membership_disabled */
+            /** @description Error: forbidden, unverified_email, no_membership, membership_disabled */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

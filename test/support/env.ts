@@ -11,6 +11,8 @@ process.env.HOST = "127.0.0.1";
 process.env.LOG_LEVEL ??= "warn";
 process.env.LOG_PRETTY = "false";
 process.env.DEV_ISSUER_DIR ??= ".data/dev-issuer";
+// Tests sign in with ID tokens of the local development issuer, which is off unless enabled.
+process.env.DEV_ISSUER = "on";
 // Every broker a test starts (in this process or as a child) gets an ops server on a free port.
 process.env.OPS_PORT = "0";
 resetConfig();

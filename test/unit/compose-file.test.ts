@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SERVICE_SCHEMAS } from "../../services/registry.ts";
+import { loadConfig } from "../../shared/config.ts";
 
 // docker-compose.yml as Compose itself reads it: `docker-compose config` (Debian's docker-compose
 // 1.29, which needs no Docker engine for this) resolves the anchors, merges and variables, and
@@ -89,6 +90,43 @@ describe("docker-compose.yml", () => {
 		}
 		const open = composeConfig({ OMS_APP_BIND: "0.0.0.0", OMS_APP_PORT: "8080" }).services.gateway!;
 		expect(published(open)).toEqual([{ host_ip: "0.0.0.0", published: "8080", target: 3000 }]);
+	});
+
+	it("makes NATS require the credentials every app container connects with", () => {
+		const credentials = (all: Record<string, ComposeService>) => {
+			const cmd = ([] as string[]).concat(all.nats!.command ?? []);
+			expect(cmd).toContain("--user");
+			expect(cmd).toContain("--pass");
+			const required = { user: cmd[cmd.indexOf("--user") + 1], pass: cmd[cmd.indexOf("--pass") + 1] };
+			for (const name of SEVEN) expect({ user: all[name]!.environment?.NATS_USER, pass: all[name]!.environment?.NATS_PASSWORD }, name).toEqual(required);
+			return required;
+		};
+		expect(credentials(services())).toEqual({ user: "oms", pass: expect.stringMatching(/\S/) });
+		const given = composeConfig({ NATS_USER: "bus", NATS_PASSWORD: "a-long-enough-secret-1" }).services;
+		expect(credentials(given)).toEqual({ user: "bus", pass: "a-long-enough-secret-1" });
+		// scripts/services.sh starts the nats service alone for the tests, without credentials.
+		expect(credentials(composeConfig({ NATS_USER: "", NATS_PASSWORD: "" }).services)).toEqual({ user: "", pass: "" });
+	});
+
+	it("needs a real NATS password, the local issuer off and the OIDC settings for NODE_ENV=production", () => {
+		const production = (s: ComposeService) =>
+			loadConfig({
+				...Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, v ?? ""])),
+				NODE_ENV: "production",
+				OIDC_ISSUER: "https://id.example.com",
+				OIDC_JWKS_URL: "https://id.example.com/jwks",
+				CURSOR_SECRET: "c".repeat(40),
+			});
+		expect(() => production(services().gateway!), "the development NATS password").toThrow(/NATS_PASSWORD of at least 16/);
+		const real = composeConfig({ NATS_PASSWORD: "a-long-enough-secret-1" }).services;
+		for (const name of SEVEN) expect(() => production(real[name]!), name).not.toThrow();
+		expect(() => production(composeConfig({ NATS_PASSWORD: "a-long-enough-secret-1", DEV_ISSUER: "on" }).services.gateway!)).toThrow(/DEV_ISSUER/);
+	});
+
+	it("trusts the local development issuer only when asked (DEV_ISSUER=on)", () => {
+		for (const name of SEVEN) expect(services()[name]!.environment?.DEV_ISSUER, name).toBe("off");
+		const on = composeConfig({ DEV_ISSUER: "on" }).services;
+		for (const name of SEVEN) expect(on[name]!.environment?.DEV_ISSUER, name).toBe("on");
 	});
 
 	it("keeps the backing services that scripts/services.sh starts on their own", () => {

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
+import { NetworkPolicy, type INetworkPolicy, type INetworkPolicyPeer, type INetworkPolicyPort } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget, type IPodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Namespace, Secret, Service, type IConfigMap, type IContainer, type IProbe, type ISecret, type IService } from "kubernetes-models/v1";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,6 +36,7 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
 	"apps/v1/Deployment": Deployment,
 	"autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
 	"policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+	"networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
 };
 
 function readYaml(file: string): Doc[] {
@@ -103,6 +105,9 @@ function variablesReadByCode(): Set<string> {
 	walk(join(ROOT, "shared"));
 	return found;
 }
+
+/** The Secret's placeholders as an operator replaces them. */
+const REAL_SECRETS = { CURSOR_SECRET: "a-real-secret-of-at-least-32-characters!", NATS_PASSWORD: "p3f9a0b7c1d2e4f5a6b7c8d9e0f1a2b3c" };
 
 describe("deploy/k8s manifests", () => {
 	it("every document is a known Kubernetes object that passes its API schema", () => {
@@ -201,16 +206,28 @@ describe("deploy/k8s manifests", () => {
 		});
 
 		it("starts with a configuration shared/config.ts accepts in production once the placeholders are replaced", () => {
-			const env = environmentOf(d(), { CURSOR_SECRET: "a-real-secret-of-at-least-32-characters!" });
+			const env = environmentOf(d(), REAL_SECRETS);
 			const c = loadConfig(env);
 			expect(c.NODE_ENV).toBe("production");
 			expect(c.SERVICES).toBe(name);
 			expect(c.TRANSPORTER).toMatch(/^nats:\/\//);
 			expect(c.NODE_ID).not.toBe("");
+			expect(c.nats).toMatchObject({ user: "oms", pass: REAL_SECRETS.NATS_PASSWORD });
 		});
 
 		it("refuses to start with the placeholder Secret as it is", () => {
 			expect(() => loadConfig(environmentOf(d()))).toThrow(/CURSOR_SECRET/);
+			expect(() => loadConfig(environmentOf(d(), { CURSOR_SECRET: REAL_SECRETS.CURSOR_SECRET }))).toThrow(/NATS_PASSWORD of at least 16/);
+		});
+
+		it("connects to NATS with the user and password of the Secret, and refuses to start without them", () => {
+			for (const key of ["NATS_USER", "NATS_PASSWORD"]) {
+				const e = c().env?.find((x) => x.name === key);
+				expect(e?.valueFrom?.secretKeyRef, `${key} from the Secret`).toMatchObject({ name: "oms-secrets", key });
+			}
+			const { NATS_USER: _u, NATS_PASSWORD: _p, ...without } = environmentOf(d(), REAL_SECRETS);
+			expect(() => loadConfig(without)).toThrow(/NATS_USER and NATS_PASSWORD/);
+			expect(() => loadConfig({ ...without, NATS_ALLOW_UNAUTHENTICATED: "true" })).not.toThrow();
 		});
 	});
 
@@ -242,6 +259,13 @@ describe("deploy/k8s manifests", () => {
 				}
 			}
 		}
+	});
+
+	it("the ConfigMap names the NATS servers without credentials (they are in the Secret)", () => {
+		const transporter = configMaps.find((m) => m.metadata?.name === "oms-config")?.data?.TRANSPORTER ?? "";
+		expect(transporter).toMatch(/^(nats|tls):\/\//);
+		expect(transporter).not.toMatch(/@/);
+		expect(Object.keys(secretData(secrets[0]!))).toEqual(expect.arrayContaining(["NATS_USER", "NATS_PASSWORD"]));
 	});
 
 	it("every variable the manifests set is one the code reads", () => {
@@ -284,6 +308,146 @@ describe("deploy/k8s manifests", () => {
 	it("each disruption budget selects the pods of a Deployment", () => {
 		expect(pdbs.length).toBeGreaterThan(0);
 		for (const p of pdbs) expect(deployments.some((d) => matches(p.spec?.selector?.matchLabels, d.spec?.template.metadata?.labels)), p.metadata?.name).toBe(true);
+	});
+});
+
+// --- NetworkPolicies: who reaches what, evaluated the way Kubernetes does for ingress --------
+
+type LabelSelector = NonNullable<INetworkPolicy["spec"]>["podSelector"];
+/** A pod as NetworkPolicies see it: its namespace, its labels and its named ports. */
+interface Pod {
+	name: string;
+	namespace: string;
+	labels: Record<string, string>;
+	ports?: Record<string, number>;
+}
+
+/** Whether a label selector selects these labels (an empty selector selects everything). */
+function selects(sel: LabelSelector | undefined, labels: Record<string, string>): boolean {
+	if (!sel) return false;
+	const byLabel = Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+	const byExpression = (sel.matchExpressions ?? []).every((e) => {
+		const has = Object.hasOwn(labels, e.key);
+		if (e.operator === "In") return has && (e.values ?? []).includes(labels[e.key]!);
+		if (e.operator === "NotIn") return !has || !(e.values ?? []).includes(labels[e.key]!);
+		if (e.operator === "Exists") return has;
+		if (e.operator === "DoesNotExist") return !has;
+		throw new Error(`unknown selector operator ${e.operator}`);
+	});
+	return byLabel && byExpression;
+}
+
+const namespaceLabels = (ns: string) => ({ "kubernetes.io/metadata.name": ns });
+
+function peerAdmits(peer: INetworkPolicyPeer, from: Pod, policyNamespace: string): boolean {
+	if (peer.ipBlock) return false; // addresses outside the cluster; no pod here is one
+	const nsOk = peer.namespaceSelector ? selects(peer.namespaceSelector, namespaceLabels(from.namespace)) : from.namespace === policyNamespace;
+	const podOk = peer.podSelector ? selects(peer.podSelector, from.labels) : true;
+	return nsOk && podOk;
+}
+
+function portAdmits(ports: INetworkPolicyPort[] | undefined, port: number, to: Pod): boolean {
+	if (!ports?.length) return true;
+	const named = (p: INetworkPolicyPort) => typeof p.port === "string" && to.ports?.[p.port] === port;
+	return ports.some((p) => (p.protocol ?? "TCP") === "TCP" && (p.port === undefined || p.port === port || named(p)));
+}
+
+/** Kubernetes' ingress rule: a pod no policy selects takes anything; a selected one only what some policy allows. */
+function admits(policies: INetworkPolicy[], from: Pod, to: Pod, port: number): boolean {
+	const isolating = policies.filter(
+		(p) => p.metadata?.namespace === to.namespace && (p.spec?.policyTypes ?? ["Ingress"]).includes("Ingress") && selects(p.spec?.podSelector, to.labels),
+	);
+	if (!isolating.length) return true;
+	const fromAdmitted = (peers: INetworkPolicyPeer[] | undefined, ns: string) => !peers?.length || peers.some((peer) => peerAdmits(peer, from, ns));
+	return isolating.some((p) => (p.spec?.ingress ?? []).some((rule) => portAdmits(rule.ports, port, to) && fromAdmitted(rule.from, p.metadata!.namespace!)));
+}
+
+describe("deploy/k8s NetworkPolicies", () => {
+	const BACKING = join(K8S, "backing-access");
+	const backingFiles = readdirSync(BACKING).filter((f) => /\.ya?ml$/.test(f) && f !== "kustomization.yaml");
+	const backingDocs = backingFiles.flatMap((f) => readYaml(join("backing-access", f)));
+	const policies = [...ofKind<INetworkPolicy>("NetworkPolicy"), ...(backingDocs.filter((d) => d.kind === "NetworkPolicy") as unknown as INetworkPolicy[])];
+
+	// The namespaces the Secret's and ConfigMap's URLs point at (hosts ...<service>.<namespace>.svc.cluster.local).
+	const namespaceOf = (url: string) => {
+		const labels = new URL(url.split(",")[0]!.replace(/^(mongodb|redis|nats|tls):/, "http:")).hostname.split(".");
+		return labels[labels.indexOf("svc") - 1]!;
+	};
+	const secret = secretData(secrets[0]!);
+	const natsNs = namespaceOf(configMaps[0]!.data!.TRANSPORTER!);
+	const mongoNs = namespaceOf(secret.MONGO_URL!);
+	const redisNs = namespaceOf(secret.REDIS_URL!);
+
+	const appPods: Pod[] = deployments.map((d) => ({
+		name: d.metadata!.name!,
+		namespace: NAMESPACE,
+		labels: d.spec!.template.metadata!.labels!,
+		ports: Object.fromEntries((containerOf(d).ports ?? []).filter((p) => p.name).map((p) => [p.name!, p.containerPort])),
+	}));
+	const app = (name: string) => appPods.find((p) => p.name === name)!;
+	// What the NATS chart (release nats), a Bitnami-style MongoDB and Redis, the ingress
+	// controller and Prometheus run as; and two pods that must not get in.
+	const natsLabels = { "app.kubernetes.io/name": "nats", "app.kubernetes.io/instance": "nats", "app.kubernetes.io/component": "nats" };
+	const natsServer: Pod = { name: "nats-0", namespace: natsNs, labels: natsLabels };
+	const natsPeer: Pod = { ...natsServer, name: "nats-1" };
+	const mongo: Pod = { name: "mongo-0", namespace: mongoNs, labels: { "app.kubernetes.io/name": "mongodb" } };
+	const redis: Pod = { name: "redis-primary", namespace: redisNs, labels: { "app.kubernetes.io/name": "redis" } };
+	const ingress: Pod = { name: "ingress-controller", namespace: "ingress-nginx", labels: { "app.kubernetes.io/name": "ingress-nginx" } };
+	const prometheus: Pod = { name: "prometheus", namespace: "monitoring", labels: { "app.kubernetes.io/name": "prometheus" } };
+	const stranger: Pod = { name: "stranger", namespace: "default", labels: { app: "something-else" } };
+	// A pod someone starts in the application's namespace (kubectl run): not one of the services.
+	const intruder: Pod = { name: "debug", namespace: NAMESPACE, labels: { run: "debug" } };
+	const outsiders = [stranger, intruder, ingress, prometheus];
+
+	const getsSecret = (d: IDeployment, key: string) => (containerOf(d).env ?? []).some((e) => e.name === key && e.valueFrom?.secretKeyRef);
+	const usersOf = (key: string) => deployments.filter((d) => getsSecret(d, key)).map((d) => d.metadata!.name!);
+
+	it("pass the NetworkPolicy API schema and live where the pods they protect live", () => {
+		expect(policies.length).toBeGreaterThanOrEqual(5);
+		for (const p of policies) expect(() => new NetworkPolicy(p).validate(), p.metadata?.name).not.toThrow();
+		expect(new Set(policies.map((p) => p.metadata?.namespace))).toEqual(new Set([NAMESPACE, natsNs, mongoNs, redisNs]));
+		expect([...(readYaml("backing-access/kustomization.yaml")[0]!.resources as string[])].sort()).toEqual([...backingFiles].sort());
+	});
+
+	it("let every service reach NATS, and nothing else but the NATS servers themselves", () => {
+		for (const pod of appPods) expect(admits(policies, pod, natsServer, 4222), pod.name).toBe(true);
+		for (const pod of outsiders) expect(admits(policies, pod, natsServer, 4222), pod.name).toBe(false);
+		expect(admits(policies, natsPeer, natsServer, 6222)).toBe(true);
+		for (const pod of [...appPods, stranger]) expect(admits(policies, pod, natsServer, 6222), pod.name).toBe(false);
+	});
+
+	it("let exactly the services that get MONGO_URL reach MongoDB, and those that get REDIS_URL reach Redis", () => {
+		const reaching = (to: Pod, port: number) => appPods.filter((p) => admits(policies, p, to, port)).map((p) => p.name).sort();
+		expect(reaching(mongo, 27017)).toEqual(usersOf("MONGO_URL").sort());
+		expect(reaching(redis, 6379)).toEqual(usersOf("REDIS_URL").sort());
+		for (const pod of outsiders) {
+			expect(admits(policies, pod, mongo, 27017), pod.name).toBe(false);
+			expect(admits(policies, pod, redis, 6379), pod.name).toBe(false);
+		}
+		// Replication between their own members.
+		expect(admits(policies, { ...mongo, name: "mongo-1" }, mongo, 27017)).toBe(true);
+		expect(admits(policies, { ...redis, name: "redis-replica" }, redis, 6379)).toBe(true);
+	});
+
+	it("let the ingress controller reach the gateway's API port and nothing else of the application", () => {
+		expect(admits(policies, ingress, app("gateway"), 3000)).toBe(true);
+		for (const pod of [stranger, intruder, prometheus, ...appPods]) expect(admits(policies, pod, app("gateway"), 3000), pod.name).toBe(false);
+		for (const pod of appPods.filter((p) => p.name !== "gateway")) {
+			for (const port of Object.values(pod.ports ?? {})) expect(admits(policies, ingress, pod, port), `${pod.name}:${port}`).toBe(false);
+		}
+		// The services never call each other directly: one service's pod cannot reach another's.
+		for (const from of appPods) for (const to of appPods) if (from !== to) expect(admits(policies, from, to, OPS_PORT), `${from.name} -> ${to.name}`).toBe(false);
+	});
+
+	it("let Prometheus read every pod's ops port", () => {
+		for (const pod of appPods) expect(admits(policies, prometheus, pod, OPS_PORT), pod.name).toBe(true);
+		for (const pod of appPods) expect(admits(policies, stranger, pod, OPS_PORT), pod.name).toBe(false);
+	});
+
+	it("the evaluation is not a no-op: without the policies everyone gets in", () => {
+		expect(admits([], stranger, natsServer, 4222)).toBe(true);
+		expect(admits([], stranger, mongo, 27017)).toBe(true);
+		expect(admits([], stranger, app("gateway"), 3000)).toBe(true);
 	});
 });
 
