@@ -239,6 +239,14 @@ export const GatewayService: ServiceSchema<any, Record<string, any>, Record<stri
 
 	created(this: Gateway) {
 		const c = config();
+		// Idle keep-alive connections outlive the proxies' and clients' own (an ingress keeps its
+		// upstream ones 60 s): a server that closes first races a request sent on the same socket,
+		// which the client sees as a reset connection. moleculer-web made the server just before.
+		const server = (this as unknown as { server?: import("node:http").Server }).server;
+		if (server) {
+			server.keepAliveTimeout = 65_000;
+			server.headersTimeout = 66_000;
+		}
 		this.clientAddress = clientAddress(c.trustedProxies);
 		this.redis = new Redis(c.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
 		this.redis.on("error", () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceBroker } from "moleculer";
 import { resetConfig } from "../../shared/config.ts";
 import { SCOPE_VALUES } from "../../shared/contract/scopes.ts";
 import { API_ROUTES } from "../../services/gateway/routes.ts";
+import { busyActions, inParallel } from "../support/in-flight.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Company, type Stack } from "../support/stack.ts";
 
 // A refused call must give its concurrency slot back. Each action has 50 (the broker's
@@ -29,26 +29,6 @@ afterAll(async () => {
 	await stack?.stop();
 	await dropTestDatabases();
 });
-
-/** Every bulkhead's in-flight count of this process, by action. */
-function inFlight(broker: ServiceBroker): Record<string, number> {
-	const metric = broker.metrics.getMetric("moleculer.request.bulkhead.inflight");
-	const out: Record<string, number> = {};
-	for (const v of (metric?.snapshot() ?? []) as unknown as { labels: { action: string }; value: number }[]) out[v.labels.action] = v.value;
-	return out;
-}
-
-const busy = (broker: ServiceBroker) => Object.fromEntries(Object.entries(inFlight(broker)).filter(([, n]) => n !== 0));
-
-/** Runs `n` tasks, `width` at a time. */
-async function inParallel(n: number, width: number, task: (i: number) => Promise<unknown>) {
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: width }, async () => {
-			while (next < n) await task(next++);
-		}),
-	);
-}
 
 const BAD_PARAMS: Record<string, unknown> = {
 	"unknown member": { __not_a_param__: 1 },
@@ -77,7 +57,7 @@ describe("bulkhead slots", () => {
 			}
 		}
 		expect(refusedKinds).toBeGreaterThan(actions.length);
-		expect(busy(stack.broker)).toEqual({});
+		expect(busyActions(stack.broker)).toEqual({});
 	}, 120_000);
 
 	it("every route answers after more refused requests than it has slots, anonymous ones included", async () => {
@@ -98,7 +78,7 @@ describe("bulkhead slots", () => {
 		await inParallel(200, 10, () => api(stack, "GET", "/me", { headers: anonymous }));
 		await inParallel(200, 10, () => api(stack, "GET", "/opportunities", { headers: anonymous }));
 
-		expect(busy(stack.broker)).toEqual({});
+		expect(busyActions(stack.broker)).toEqual({});
 		const t0 = Date.now();
 		const [me, list, rules] = await Promise.all([
 			api(stack, "GET", "/me", { key }),

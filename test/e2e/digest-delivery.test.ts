@@ -1,15 +1,14 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "../../shared/config.ts";
 import { waitFor } from "../support/processes.ts";
+import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 
 // The digest over real SMTP: an SMTP server runs in this process and what it receives is
 // parsed. Time is controlled by passing `now` to the scheduler step: nothing sleeps for hours.
 
-let smtp: SMTPServer;
-const inbox: ParsedMail[] = [];
+let smtp: SmtpSink;
+let inbox: ParsedMail[] = [];
 let failNext = 0;
 let h: typeof import("../support/stack.ts");
 let o: typeof import("../support/opportunities.ts");
@@ -18,24 +17,9 @@ let company: import("../support/stack.ts").Company;
 let key: string;
 
 beforeAll(async () => {
-	smtp = new SMTPServer({
-		authOptional: true,
-		disabledCommands: ["STARTTLS"],
-		onData(stream, _session, done) {
-			const chunks: Buffer[] = [];
-			stream.on("data", (c: Buffer) => chunks.push(c));
-			stream.on("end", async () => {
-				if (failNext > 0) {
-					failNext--;
-					return done(Object.assign(new Error("451 try again later"), { responseCode: 451 }));
-				}
-				inbox.push(await simpleParser(Buffer.concat(chunks)));
-				done();
-			});
-		},
-	});
-	await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-	process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}?ignoreTLS=true`;
+	smtp = await startSmtpSink(() => failNext > 0 && failNext-- > 0);
+	inbox = smtp.inbox;
+	process.env.SMTP_URL = smtp.url;
 	process.env.PORTAL_URL = "https://portal.example";
 	resetConfig();
 	h = await import("../support/stack.ts");
@@ -47,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await stack?.stop();
 	await h?.dropTestDatabases();
-	await new Promise<void>((r) => smtp?.close(() => r()));
+	await smtp?.close();
 });
 
 const settings = async (body?: object) => (await h.api(stack, body ? "PATCH" : "GET", "/settings/notifications", { key, body })).body;

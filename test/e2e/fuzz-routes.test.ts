@@ -1,5 +1,4 @@
 import mongoose from "mongoose";
-import type { ServiceBroker } from "moleculer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { API_ROUTES } from "../../services/gateway/routes.ts";
@@ -7,6 +6,7 @@ import { config, resetConfig } from "../../shared/config.ts";
 import { operationByAction } from "../../shared/contract/index.ts";
 import type { Operation } from "../../shared/contract/operation.ts";
 import { ERROR_CODES } from "../../shared/errors.ts";
+import { busyActions, inParallel } from "../support/in-flight.ts";
 import { match, notice } from "../support/opportunities.ts";
 import { api, companyWithSession, dropTestDatabases, ORIGIN, startStack, type Company, type Stack } from "../support/stack.ts";
 
@@ -182,13 +182,6 @@ async function send(p: Probe): Promise<{ status: number; body: any; raw: string;
 	return { status: res.status, body, raw, requestId: res.headers.get("x-request-id") };
 }
 
-/** Every bulkhead's in-flight count that is not zero, by action. */
-function busy(broker: ServiceBroker): Record<string, number> {
-	const metric = broker.metrics.getMetric("moleculer.request.bulkhead.inflight");
-	const values = (metric?.snapshot() ?? []) as unknown as { labels: { action: string }; value: number }[];
-	return Object.fromEntries(values.filter((v) => v.value !== 0).map((v) => [v.labels.action, v.value]));
-}
-
 /** Documents per collection in every database of this test process. */
 async function storedCounts(): Promise<Record<string, number>> {
 	const conn = await mongoose.createConnection(config().MONGO_URL).asPromise();
@@ -221,30 +214,25 @@ describe("a hostile client's corpus against every route", () => {
 		const probes = Object.keys(API_ROUTES).flatMap(routeProbes);
 		expect(probes.length).toBeGreaterThan(800);
 		const failures: string[] = [];
-		let next = 0;
-		await Promise.all(
-			Array.from({ length: 8 }, async () => {
-				while (next < probes.length) {
-					const p = probes[next++]!;
-					const r = await send(p);
-					const problem =
-						p.mayPass && r.status < 300
-							? null
-							: r.status < 400 || r.status >= 500
-							? `status ${r.status}`
-							: !r.body || !ERROR_CODES.includes(r.body.error)
-								? "not the contract's error body"
-								: typeof r.body.message !== "string" || r.body.requestId !== r.requestId || !r.requestId
-									? "no message or requestId"
-									: LEAKS.test(r.raw)
-										? "server internals in the answer"
-										: null;
-					if (problem) failures.push(`${p.label} -> ${problem}: ${r.raw.slice(0, 200)}`);
-				}
-			}),
-		);
+		await inParallel(probes.length, 8, async (i) => {
+			const p = probes[i]!;
+			const r = await send(p);
+			const problem =
+				p.mayPass && r.status < 300
+					? null
+					: r.status < 400 || r.status >= 500
+					? `status ${r.status}`
+					: !r.body || !ERROR_CODES.includes(r.body.error)
+						? "not the contract's error body"
+						: typeof r.body.message !== "string" || r.body.requestId !== r.requestId || !r.requestId
+							? "no message or requestId"
+							: LEAKS.test(r.raw)
+								? "server internals in the answer"
+								: null;
+			if (problem) failures.push(`${p.label} -> ${problem}: ${r.raw.slice(0, 200)}`);
+		});
 		expect(failures.slice(0, 30), `${failures.length} of ${probes.length} probes`).toEqual([]);
-		expect(busy(stack.broker)).toEqual({});
+		expect(busyActions(stack.broker)).toEqual({});
 		expect(await storedCounts()).toEqual(countsBefore);
 		expect(await visibleState()).toBe(stateBefore);
 

@@ -241,6 +241,12 @@ describe("response headers", () => {
 		}
 	});
 
+	it("keeps idle connections longer than an ingress keeps its upstream ones (no reset races)", async () => {
+		const res = await raw("/healthz");
+		await res.arrayBuffer();
+		expect(res.headers.get("keep-alive")).toBe("timeout=65");
+	});
+
 	it("sends Cache-Control: no-store on every authenticated answer, success or error", async () => {
 		const answers = [
 			await api(stack, "GET", "/me", { key }),

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Connection } from "mongoose";
+import { learnedRuleDoc } from "../support/rules.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RULE_FACTOR } from "../../services/matching/rules/apply.ts";
 import { ruleModels, type RuleModels } from "../../services/matching/rules/models.ts";
@@ -170,20 +171,7 @@ describe("the rule cap", () => {
 	it(`refuses to switch on a rule when ${MAX_ACTIVE_RULES} are already on`, async () => {
 		const capped = await companyWithSession(stack, "Capped Co");
 		const key = (await apiKey(stack, capped, ["settings:read", "settings:write"])).secret;
-		const now = Date.now();
-		const doc = (i: number, active: boolean) => ({
-			_id: randomUUID(),
-			tenant_id: capped.tenantId,
-			rule_type: "issuing_body",
-			key: `buyer ${i}`,
-			label: `Buyer ${i}`,
-			description: `Lower the score of notices from Buyer ${i}: 3 of your verdicts said not relevant`,
-			evidence_count: 3,
-			active,
-			set_by: "learning",
-			created_at: new Date(now - 100_000 + i * 1000),
-			updated_at: new Date(now),
-		});
+		const doc = (i: number, active: boolean) => learnedRuleDoc(capped.tenantId, i, active);
 		const seeded = Array.from({ length: MAX_ACTIVE_RULES }, (_, i) => doc(i, true));
 		const waiting = doc(MAX_ACTIVE_RULES, false);
 		await store.rules.insertMany([...seeded, waiting]);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Connection } from "mongoose";
+import { learnedRuleDoc } from "../support/rules.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleModels, type RuleModels } from "../../services/matching/rules/models.ts";
 import { MAX_ACTIVE_RULES } from "../../services/matching/rules/propose.ts";
@@ -69,20 +70,7 @@ describe("concurrent switches against the active-rule cap", () => {
 	it("let exactly one rule on when one place is left", async () => {
 		const company = await companyWithSession(stack, "Once Rules");
 		const key = (await apiKey(stack, company, ["settings:read", "settings:write"])).secret;
-		const now = Date.now();
-		const doc = (i: number, active: boolean) => ({
-			_id: randomUUID(),
-			tenant_id: company.tenantId,
-			rule_type: "issuing_body",
-			key: `buyer ${i}`,
-			label: `Buyer ${i}`,
-			description: `Lower the score of notices from Buyer ${i}: 3 of your verdicts said not relevant`,
-			evidence_count: 3,
-			active,
-			set_by: "learning",
-			created_at: new Date(now - 100_000 + i * 1000),
-			updated_at: new Date(now),
-		});
+		const doc = (i: number, active: boolean) => learnedRuleDoc(company.tenantId, i, active);
 		const on = Array.from({ length: MAX_ACTIVE_RULES - 1 }, (_, i) => doc(i, true));
 		const off = Array.from({ length: 10 }, (_, i) => doc(MAX_ACTIVE_RULES + i, false));
 		await rules.rules.insertMany([...on, ...off]);

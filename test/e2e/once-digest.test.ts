@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, resetConfig } from "../../shared/config.ts";
 import { waitFor } from "../support/processes.ts";
+import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 import { bsonString, StoreFaultProxy } from "../support/store-faults.ts";
 
 // A digest the SMTP server accepted is never sent again, even when the store refuses to record
@@ -12,8 +11,8 @@ import { bsonString, StoreFaultProxy } from "../support/store-faults.ts";
 // mail. The retries of the job (and a duplicate of it) run concurrently, as BullMQ's retry and a
 // second scheduler's job would.
 
-let smtp: SMTPServer;
-const inbox: ParsedMail[] = [];
+let smtp: SmtpSink;
+let inbox: ParsedMail[] = [];
 let proxy: StoreFaultProxy;
 let h: typeof import("../support/stack.ts");
 let o: typeof import("../support/opportunities.ts");
@@ -25,22 +24,11 @@ let key: string;
 const MARK_SENT = [bsonString("update", "deliveries"), bsonString("state", "sent")];
 
 beforeAll(async () => {
-	smtp = new SMTPServer({
-		authOptional: true,
-		disabledCommands: ["STARTTLS"],
-		onData(stream, _session, done) {
-			const chunks: Buffer[] = [];
-			stream.on("data", (c: Buffer) => chunks.push(c));
-			stream.on("end", async () => {
-				inbox.push(await simpleParser(Buffer.concat(chunks)));
-				done();
-			});
-		},
-	});
-	await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
+	smtp = await startSmtpSink();
+	inbox = smtp.inbox;
 	proxy = await StoreFaultProxy.start(config().MONGO_URL);
 	process.env.MONGO_URL = proxy.url;
-	process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}?ignoreTLS=true`;
+	process.env.SMTP_URL = smtp.url;
 	resetConfig();
 	h = await import("../support/stack.ts");
 	o = await import("../support/opportunities.ts");
@@ -55,7 +43,7 @@ afterAll(async () => {
 	await stack?.stop();
 	await h?.dropTestDatabases();
 	await proxy?.stop();
-	await new Promise<void>((r) => smtp?.close(() => r()));
+	await smtp?.close();
 });
 
 const run = (slot: Date) =>
