@@ -63,7 +63,7 @@ describe("concurrent verdicts on one opportunity", () => {
 			const after = await opps.feedback.find({ tenant_id: company.tenantId, opportunity_id: id, superseded_at: null }).lean();
 			expect(after.map((f) => f._id)).toEqual([later.body.id]);
 		}
-	});
+	}, 120_000); // 10 rounds of 20 concurrent verdicts: about 25 s on two busy cores
 });
 
 describe("concurrent switches against the active-rule cap", () => {
