@@ -298,7 +298,7 @@ const coverage = (m: Out, total: number): string => {
 const unspscTitles = load("unspsc.json.gz").entries as [string][];
 const count = (re: RegExp, list: [string, ...unknown[]][]): number => list.filter(([c]) => re.test(c)).length;
 console.log(`coverage at score >= ${MIN_SCORE}:`);
-console.log(`  UNSPSC classes ${coverage(u.classes, count(/^\d{6}(?<!0000)00$/, unspscTitles))}`);
+console.log(`  UNSPSC classes ${coverage(u.classes, count(/^\d{4}(?!00)\d\d00$/, unspscTitles))}`);
 console.log(`  UNSPSC commodities ${coverage(u.commodities, count(/^\d{6}(?!00)\d\d$/, unspscTitles))}`);
 const pscList = load("psc.json.gz").entries as [string, string, string, string, string | null, boolean][];
 console.log(`  PSC 4-character codes ${coverage(p, pscList.filter((e) => e[0].length === 4).length)}`);
