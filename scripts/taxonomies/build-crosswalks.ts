@@ -287,7 +287,12 @@ const METHOD =
 const u = unspsc();
 const p = psc();
 const n = naics();
-for (const [name, map] of [["crosswalk-unspsc-cpv.json.gz", { classes: u.classes, commodities: u.commodities }], ["crosswalk-psc-cpv.json.gz", { codes: p }], ["crosswalk-naics-cpv.json.gz", { codes: n }]] as const) {
+const outputs = [
+	["crosswalk-unspsc-cpv.json.gz", { classes: u.classes, commodities: u.commodities }],
+	["crosswalk-psc-cpv.json.gz", { codes: p }],
+	["crosswalk-naics-cpv.json.gz", { codes: n }],
+] as const;
+for (const [name, map] of outputs) {
 	const size = writeGzJson(name, { method: METHOD, minScore: MIN_SCORE, cpvSource: cpvJson.source?.sha256, ...map });
 	console.log(name, size, "bytes");
 }
@@ -302,5 +307,7 @@ console.log(`  UNSPSC classes ${coverage(u.classes, count(/^\d{4}(?!00)\d\d00$/,
 console.log(`  UNSPSC commodities ${coverage(u.commodities, count(/^\d{6}(?!00)\d\d$/, unspscTitles))}`);
 const pscList = load("psc.json.gz").entries as [string, string, string, string, string | null, boolean][];
 console.log(`  PSC 4-character codes ${coverage(p, pscList.filter((e) => e[0].length === 4).length)}`);
-console.log(`  PSC active 4-character codes ${coverage(Object.fromEntries(Object.entries(p).filter(([c]) => pscList.find((e) => e[0] === c)?.[5])), pscList.filter((e) => e[0].length === 4 && e[5]).length)}`);
+const activePsc = new Set(pscList.filter((e) => e[0].length === 4 && e[5]).map((e) => e[0]));
+const activeMap = Object.fromEntries(Object.entries(p).filter(([c]) => activePsc.has(c)));
+console.log(`  PSC active 4-character codes ${coverage(activeMap, activePsc.size)}`);
 console.log(`  NAICS 6-digit ${coverage(n, count(/^\d{6}$/, load("naics.json.gz").entries as [string][]))}`);
