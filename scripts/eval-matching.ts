@@ -10,13 +10,15 @@ import { averagePrecision, counts, f1, ndcgAt, rankByScore } from "../services/m
 import { QUEUES } from "../shared/queue.ts";
 import { cli, freePort, ROOT, startServiceProcess, waitFor } from "../test/support/processes.ts";
 
-// npm run eval:matching
-// The labeled dev set through the running stack, as a customer would load it: companies,
+// npm run eval:matching [-- DATASET_DIR]   (default ../shared/eval/dev; e.g. eval/real/measure)
+// A labeled set (catalogs.json, notices.ocds.json, qrels.json, signals.json) through the running stack, as a customer would load it: companies,
 // partners, profiles and catalogs through the public API, notices through the ingest command;
 // then, once matching has settled, each company's opportunities as the API lists them, scored
 // against the graded labels. The BM25 baseline is computed offline on the same set.
 
-const DEV = resolve(ROOT, "../shared/eval/dev");
+const DEV = resolve(process.argv.slice(2).find((a) => !a.startsWith("-")) ?? resolve(ROOT, "../shared/eval/dev"));
+/** Digest lines at which precision and recall are printed besides each company's own setting. */
+const LINES = [50, 60, 70];
 const catalogs = JSON.parse(readFileSync(resolve(DEV, "catalogs.json"), "utf8")) as Array<{
 	tenant: string;
 	profile: { certifications?: string[]; set_asides?: string[]; naics_codes?: string[] };
@@ -100,6 +102,7 @@ try {
 	console.log(`eval:matching on ${DEV}: ${catalogs.length} companies, loaded through the API and the ingest command in ${loadSeconds.toFixed(0)} s`);
 	console.log("company                            min  rel  dig  TP  FP  FN      P      R     F1  traps    MAP  nDCG10");
 	const pooled = { tp: 0, fp: 0, fn: 0 };
+	const atLine = LINES.map(() => ({ tp: 0, fp: 0, fn: 0 }));
 	let traps = 0;
 	const maps: number[] = [];
 	const ndcgs: number[] = [];
@@ -124,6 +127,12 @@ try {
 		const grades = new Map(mine.map((q) => [q.ocid, q.cancelled ? 0 : q.grade]));
 		const relevant = new Set(mine.filter((q) => !q.cancelled && q.grade >= 2).map((q) => q.ocid));
 		const digest = new Set([...scores].filter(([, s]) => s >= minScore).map(([id]) => id));
+		LINES.forEach((line, i) => {
+			const at = counts(new Set([...scores].filter(([, s]) => s >= line).map(([id]) => id)), relevant);
+			atLine[i]!.tp += at.tp;
+			atLine[i]!.fp += at.fp;
+			atLine[i]!.fn += at.fn;
+		});
 		const k = counts(digest, relevant);
 		const m = f1(k);
 		const t = [...digest].filter((id) => grades.get(id) === 0 && mine.some((q) => q.ocid === id)).length;
@@ -156,6 +165,10 @@ try {
 	const overall = f1(pooled);
 	const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 	console.log(`overall: digest F1 ${overall.f1.toFixed(3)} (P ${overall.precision.toFixed(3)}, R ${overall.recall.toFixed(3)}), traps in digests ${traps}, MAP ${mean(maps).toFixed(3)}, nDCG@10 ${mean(ndcgs).toFixed(3)}`);
+	for (const [i, line] of LINES.entries()) {
+		const m = f1(atLine[i]!);
+		console.log(`  at score >= ${line}: P ${m.precision.toFixed(3)}, R ${m.recall.toFixed(3)}, F1 ${m.f1.toFixed(3)}`);
+	}
 	console.log(`signals (the ${seenSignals.size} notices that reached a company's list, as GET /opportunities/{id} shows them):`);
 	for (const [field, [ok, n]] of Object.entries(signalHits)) console.log(`  ${field.padEnd(28)} ${((100 * ok) / n).toFixed(1)}% of ${n}`);
 	const b = evaluate(loadDevSet(DEV)).overall.bm25;
