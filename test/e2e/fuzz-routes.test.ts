@@ -34,6 +34,8 @@ beforeAll(async () => {
 	const partner = await api(stack, "POST", "/products/partners", { cookie: company.cookie, body: { name: "Fuzz OEM" } });
 	await api(stack, "POST", "/products", { cookie: company.cookie, body: { oem_partner_id: partner.body.id, name: "Switch 9000" } });
 	await api(stack, "POST", "/api-keys", { cookie: company.cookie, body: { name: "fuzz key", scopes: ["opportunities:read"] } });
+	// Every company's default settings, which a background job otherwise writes at some moment.
+	await stack.broker.call("notifications.ensureSettings", {});
 }, 60_000);
 afterAll(async () => {
 	await stack?.stop();
@@ -208,7 +210,6 @@ async function visibleState(): Promise<string> {
 
 describe("a hostile client's corpus against every route", () => {
 	it("gets a clean 4xx for every probe, stores nothing, and leaves every route answering", async () => {
-		// Reads first: a first read may create defaults (notification settings).
 		const stateBefore = await visibleState();
 		const countsBefore = await storedCounts();
 		const probes = Object.keys(API_ROUTES).flatMap(routeProbes);
