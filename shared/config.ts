@@ -57,6 +57,23 @@ const Env = z.object({
 	MAIL_FROM: z.string().default("Opportunity Matching <digest@localhost>"),
 	PORTAL_URL: z.string().default(""),
 	DIGEST_TICK_MS: z.coerce.number().int().positive().default(60_000),
+	/** How often pending indexing / matching / learning requests are re-sent (every service's outbox). */
+	OUTBOX_RECONCILE_MS: z.coerce.number().int().min(100).default(15_000),
+	/** How often passed deadlines close notices and expire untouched opportunities. */
+	DEADLINE_SWEEP_MS: z.coerce.number().int().positive().default(300_000),
+	/** First retry delay of a failed feed poll (exponential, 5 attempts). */
+	FEED_RETRY_MS: z.coerce.number().int().positive().default(60_000),
+	/** Sources to poll, as JSON (services/opportunities/pollers.ts, FeedConfig). */
+	FEEDS: z.string().default(""),
+	/** Questions per company per minute (services/ask/rate-limit.ts); invalid values fall back to the default there. */
+	ASK_RATE_PER_MINUTE: z.string().optional(),
+	/** An OpenAI-compatible model for ask (services/ask/llm.ts): all three of URL, key and model, or none. */
+	LLM_BASE_URL: z.string().optional(),
+	LLM_API_KEY: z.string().optional(),
+	LLM_MODEL: z.string().optional(),
+	LLM_TIMEOUT_MS: z.string().optional(),
+	LLM_RETRIES: z.string().optional(),
+	LLM_BACKOFF_MS: z.string().optional(),
 	/** "off" runs no queue workers, schedulers or reconcilers in this process (CLI, API-only replicas). */
 	WORKERS: z.enum(["on", "off"]).default("on"),
 	/** Every process's ops server (/healthz, /readyz, /metrics): a port, 0 for any free one, or "off". */

@@ -2,6 +2,7 @@ import OpenAI, { APIConnectionError, APIError } from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { AskTurn } from "../../shared/contract/opportunities.ts";
 import { COMPANY_CLOSE, COMPANY_OPEN, DATA_CLOSE, DATA_OPEN, recentTurns, renderContext, type Grounding } from "./context.ts";
+import { config } from "../../shared/config.ts";
 
 // The language-model answerer: any OpenAI-compatible chat completions endpoint (LLM_BASE_URL,
 // LLM_API_KEY, LLM_MODEL), through the openai SDK with its own retries switched off so that the
@@ -26,8 +27,10 @@ const int = (v: string | undefined, fallback: number, min: number, max: number) 
 	return v !== undefined && v.trim() !== "" && Number.isInteger(n) && n >= min && n <= max ? n : fallback;
 };
 
+type LlmSetting = "LLM_BASE_URL" | "LLM_API_KEY" | "LLM_MODEL" | "LLM_TIMEOUT_MS" | "LLM_RETRIES" | "LLM_BACKOFF_MS";
+
 /** The endpoint configured in the environment, or null when any of the three settings is missing. */
-export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfig | null {
+export function llmConfigFromEnv(env: Partial<Record<LlmSetting, string>> = config()): LlmConfig | null {
 	const baseURL = env.LLM_BASE_URL?.trim();
 	const apiKey = env.LLM_API_KEY?.trim();
 	const model = env.LLM_MODEL?.trim();

@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "../../shared/errors.ts";
+import { config } from "../../shared/config.ts";
 
 // Questions per company per minute, shared by every ask process through Redis. Answering costs
 // far more than an ordinary read (retrieval over the whole notice, or a paid language model), so
@@ -10,7 +11,7 @@ import { ApiError } from "../../shared/errors.ts";
 export const DEFAULT_ASK_RATE_PER_MINUTE = 30;
 
 /** ASK_RATE_PER_MINUTE: a positive integer, else the default. */
-export function askRatePerMinute(env: NodeJS.ProcessEnv = process.env): number {
+export function askRatePerMinute(env: { ASK_RATE_PER_MINUTE?: string } = config()): number {
 	const n = Number(env.ASK_RATE_PER_MINUTE);
 	return Number.isInteger(n) && n > 0 ? n : DEFAULT_ASK_RATE_PER_MINUTE;
 }

@@ -1,3 +1,4 @@
+import { config } from "../../shared/config.ts";
 import { z } from "zod";
 import { Outbox, requestWork } from "../../shared/outbox.ts";
 import { every, type Periodic } from "../../shared/periodic.ts";
@@ -28,8 +29,7 @@ export function productOutbox(m: CatalogModels): ProductOutbox {
 	});
 }
 
-/** How often the reconciler runs (the same setting as the other services' outboxes) and how old a request must be. */
-export const RECONCILE_MS = z.coerce.number().int().min(100).default(15_000).parse(process.env.OUTBOX_RECONCILE_MS);
+/** How old a request must be before the reconciler (every OUTBOX_RECONCILE_MS) sends it again. */
 export const RECONCILE_GRACE_MS = 10_000;
 
 const SEND_CONCURRENCY = 50;
@@ -74,5 +74,5 @@ export async function reconcile(cat: Catalog, graceMs = RECONCILE_GRACE_MS): Pro
 }
 
 export function startReconciler(cat: Catalog, onError: (e: unknown) => void): Periodic {
-	return every(RECONCILE_MS, () => reconcile(cat), onError);
+	return every(config().OUTBOX_RECONCILE_MS, () => reconcile(cat), onError);
 }

@@ -27,7 +27,6 @@ interface State extends Record<string, any> {
 
 const ProductJob = z.object({ tenantId: z.uuid(), productId: z.uuid(), version: z.string().min(1).max(64) });
 const NoticeJob = z.object({ noticeId: z.uuid(), version: z.string().max(64).optional() });
-const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
 /** How long a worker holds backlog products it took: longer than a batch takes under load; a dead worker's expire. */
 const BACKLOG_LEASE_MS = 120_000;
 
@@ -68,7 +67,7 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.rules = new LearnedRules(this.m, this.engine, this.broker as unknown as Caller, this.logger);
 		this.workers = [];
 		if (config().WORKERS === "off") return;
-		this.rules.outbox.startReconciler(RECONCILE_MS, (e) => this.logger.warn({ err: e }, "rescore reconcile failed"));
+		this.rules.outbox.startReconciler(config().OUTBOX_RECONCILE_MS, (e) => this.logger.warn({ err: e }, "rescore reconcile failed"));
 		this.workers.push(
 			startWorker(QUEUES.productIndex, async (job) => {
 				const { tenantId, productId, version } = ProductJob.parse(job.data);

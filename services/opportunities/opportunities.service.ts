@@ -35,9 +35,6 @@ interface State extends Record<string, any> {
 	stopScheduling?: () => void;
 }
 
-const RECONCILE_MS = Number(process.env.OUTBOX_RECONCILE_MS ?? 15_000);
-const DEADLINE_SWEEP_MS = Number(process.env.DEADLINE_SWEEP_MS ?? 5 * 60_000);
-const FEED_RETRY_MS = Number(process.env.FEED_RETRY_MS ?? 60_000);
 const Versioned = z.object({ id: z.uuid(), version: z.string().min(1).max(64) }).strict();
 
 export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
@@ -162,8 +159,8 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		});
 		if (config().WORKERS === "off") return;
 		const onError = (e: unknown) => this.logger.warn({ err: e }, "outbox reconcile failed");
-		this.noticeOutbox.startReconciler(RECONCILE_MS, onError);
-		this.feedbackOutbox.startReconciler(RECONCILE_MS, onError);
+		this.noticeOutbox.startReconciler(config().OUTBOX_RECONCILE_MS, onError);
+		this.feedbackOutbox.startReconciler(config().OUTBOX_RECONCILE_MS, onError);
 		const feeds = feedsFromEnv();
 		this.upkeep = startWorker(QUEUES.opportunitiesUpkeep, async (job) => {
 			if (job.name === "close-past-deadlines") return closePastDeadlines(this.m);
@@ -175,13 +172,13 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 			throw new Error(`unknown upkeep job ${job.name}`);
 		});
 		this.stopScheduling = await keepScheduled(QUEUES.opportunitiesUpkeep, [
-			{ id: "close-past-deadlines", everyMs: DEADLINE_SWEEP_MS, jobName: "close-past-deadlines" },
+			{ id: "close-past-deadlines", everyMs: config().DEADLINE_SWEEP_MS, jobName: "close-past-deadlines" },
 			...feeds.map((f) => ({
 				id: `poll:${f.name}`,
 				everyMs: f.every_minutes * 60_000,
 				jobName: "poll-feed",
 				data: { feed: f.name },
-				opts: { attempts: 5, backoff: { type: "exponential", delay: FEED_RETRY_MS } },
+				opts: { attempts: 5, backoff: { type: "exponential", delay: config().FEED_RETRY_MS } },
 			})),
 		]);
 	},

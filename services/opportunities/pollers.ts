@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseFeed, MAX_FEED_BYTES } from "./feeds/detect.ts";
 import type { NormalizedNotice } from "./feeds/notice.ts";
+import { config } from "../../shared/config.ts";
 
 // Scheduled pollers: each configured source is fetched on its own schedule (FEEDS, a JSON
 // array) and its notices handed to ingestion. Fetching is bounded in time, size and pages;
@@ -24,7 +25,7 @@ export const FeedConfig = z.object({
 });
 export type FeedConfig = z.infer<typeof FeedConfig>;
 
-export function feedsFromEnv(raw = process.env.FEEDS ?? ""): FeedConfig[] {
+export function feedsFromEnv(raw = config().FEEDS): FeedConfig[] {
 	if (!raw.trim()) return [];
 	return z.array(FeedConfig).parse(JSON.parse(raw));
 }

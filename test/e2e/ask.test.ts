@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfig } from "../../shared/config.ts";
 import { match, notice } from "../support/opportunities.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Company, type Stack } from "../support/stack.ts";
 
@@ -10,6 +11,7 @@ import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Co
 // Read when the ask service is created: small enough to run out within the test.
 process.env.ASK_RATE_PER_MINUTE = "25";
 delete process.env.LLM_BASE_URL;
+resetConfig();
 
 let stack: Stack;
 let acme: Company;
