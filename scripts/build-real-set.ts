@@ -20,6 +20,7 @@
 // one offset (a whole number of weeks) so that the earliest deadline falls after SHIFT_TARGET.
 
 import { execFileSync } from "node:child_process";
+import { gunzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -49,6 +50,8 @@ interface Built {
 	source: string;
 	language: string;
 	releases: Json[];
+	/** collection round (1 = the first 231 notices); later rounds are split in strata of their own */
+	batch: number;
 }
 
 // ---------- small helpers ----------
@@ -144,7 +147,7 @@ const TED_METHOD: [RegExp, string][] = [
 
 const CTYPE: Record<string, string> = { SUPPLIES: "goods", SERVICES: "services", WORKS: "works" };
 
-function tedR209(file: string): Built | null {
+function tedR209(file: string, s: Source): Built | null {
 	const doc = xml.parse(readFileSync(join(RAW, file), "utf8")) as Json;
 	const root = doc.TED_EXPORT as Json;
 	const docId = attr(root, "DOC_ID");
@@ -211,7 +214,7 @@ function tedR209(file: string): Built | null {
 			...(form.PROCEDURE && find(procedure, "FRAMEWORK") !== undefined ? { techniques: { hasFrameworkAgreement: true } } : {}),
 		},
 	};
-	return { ocid, origin: file, source: "ted", language: lang, releases: [release] };
+	return { ocid, origin: file, source: "ted", language: lang, releases: [release], batch: s.batch ?? 1 };
 }
 
 // ---------- eForms (TED and Doffin) ----------
@@ -242,7 +245,7 @@ function inLanguage(v: unknown, lang3: string): string {
 	return text(hit).trim();
 }
 
-function eforms(file: string, source: "ted" | "doffin"): Built | null {
+function eforms(file: string, source: "ted" | "doffin", s: Source): Built | null {
 	const doc = xml.parse(readFileSync(join(RAW, file), "utf8")) as Json;
 	const rootName = Object.keys(doc).find((k) => k === "ContractNotice" || k === "PriorInformationNotice");
 	if (!rootName) return null;
@@ -317,7 +320,7 @@ function eforms(file: string, source: "ted" | "doffin"): Built | null {
 			...(deadline ? { tenderPeriod: { endDate: deadline } } : {}),
 		},
 	};
-	return { ocid, origin: file, source: source === "ted" ? "ted-eforms" : "doffin", language: lang, releases: [release] };
+	return { ocid, origin: file, source: source === "ted" ? "ted-eforms" : "doffin", language: lang, releases: [release], batch: s.batch ?? 1 };
 }
 
 // ---------- OCDS ----------
@@ -336,27 +339,113 @@ function atTenderStage(r: Json): Json {
 	return { ...rest, tender };
 }
 
-function ocds(file: string): Built[] {
+/** The releases a file holds: a release package, a record package (each record's compiled release) or one release. */
+function releasesOf(pkg: Json): Json[] {
+	if (Array.isArray(pkg.releases)) return pkg.releases as Json[];
+	if (Array.isArray(pkg.records)) return (pkg.records as Json[]).map((r) => r.compiledRelease as Json).filter(isObj);
+	return [pkg];
+}
+
+function ocds(file: string, s: Source): Built[] {
 	const pkg = JSON.parse(readFileSync(join(RAW, file), "utf8")) as Json;
-	const releases = (Array.isArray(pkg.releases) ? pkg.releases : [pkg]) as Json[];
 	const publisher = file.split("/")[1]!;
+	const only = s.only ? new Set(s.only) : undefined;
 	const out: Built[] = [];
-	for (const r of releases) {
+	for (const r of releasesOf(pkg)) {
+		if (only && !only.has(String(r.ocid))) continue;
 		const tags = asList(r.tag as string[]);
-		// Award and contract releases close a process: they are not opportunities a reseller can bid on.
-		if (!tags.length || tags.some((t) => AWARD_TAGS.test(t))) continue;
+		// Award and contract releases close a process: they are not opportunities a reseller can bid on. A file listed
+		// with tenderStage holds compiled snapshots (tender, award and contract in one release): its tender is kept.
+		if (!tags.length || (!s.tenderStage && tags.some((t) => AWARD_TAGS.test(t)))) continue;
 		const tender = (r.tender ?? {}) as Json;
-		if (!text(tender.title) && !text(tender.description)) continue;
+		if (!text(tender.title) && !text(tender.description) && !asList(tender.items as Json[]).length) continue;
 		const english = publisher.startsWith("uk") || publisher.startsWith("australia") || publisher === "uganda";
 		const lang = String(r.language ?? (english ? "en" : "")).slice(0, 2).toLowerCase();
-		out.push({ ocid: String(r.ocid), origin: file, source: `ocds:${publisher}`, language: lang || "und", releases: [atTenderStage(r)] });
+		out.push({ ocid: String(r.ocid), origin: file, source: `ocds:${publisher}`, language: lang || "und", releases: [atTenderStage(r)], batch: s.batch ?? 1 });
+	}
+	return out;
+}
+
+// ---------- Buyandsell.gc.ca (Canada, OCDS 1.0 draft as published in 2014) ----------
+
+const CA_METHOD: [RegExp, string][] = [
+	[/^(Open|All interested suppliers may submit a bid)$/, "open"],
+	[/^(Selective|Suppliers on permanent list or able to meet qualification requirements)$/, "selective"],
+	[/^(Limited|Generally only one firm has been invited to bid)$/, "limited"],
+];
+
+// UTC offsets of the time zone names Buyandsell writes after a deadline ("2014-04-15 14:00 Eastern Daylight Time (EDT)").
+const CA_ZONES: Record<string, string> = {
+	NDT: "-02:30", NST: "-03:30", ADT: "-03:00", AST: "-04:00", EDT: "-04:00", EST: "-05:00", CDT: "-05:00", CST: "-06:00",
+	MDT: "-06:00", MST: "-07:00", PDT: "-07:00", PST: "-08:00", CET: "+01:00", CEST: "+02:00",
+};
+
+/** GSIN labels are "CODE: label", several joined by ", "; the label text itself may hold commas. */
+function gsin(label: string): { scheme: string; id: string; description: string }[] {
+	return label
+		.split(/, (?=[A-Z0-9]{1,12}: )/)
+		.map((part) => /^([A-Z0-9]{1,12}): (.*)$/.exec(part.trim()))
+		.filter((m): m is RegExpExecArray => m !== null)
+		.map((m) => ({ scheme: "GSIN", id: m[1]!, description: m[2]! }));
+}
+
+/**
+ * One notice of the 2014 Buyandsell export. The export predates OCDS 1.0: no tender title (the item description is
+ * the notice's title), GSIN codes only inside the classification label, the deadline written with a time zone
+ * name, the procedure as a phrase (methodRationale). Those become OCDS 1.1 fields; no text changes.
+ */
+function buyandsell(file: string, s: Source): Built[] {
+	const pkg = JSON.parse(gunzipSync(readFileSync(join(RAW, file))).toString("utf8")) as Json;
+	const only = new Set(s.only ?? []);
+	const out: Built[] = [];
+	for (const r of pkg.releases as Json[]) {
+		if (!only.has(String(r.ocid))) continue;
+		const t = (r.tender ?? {}) as Json;
+		const first = (asList(t.items as Json[])[0] ?? {}) as Json;
+		const codes = gsin(text((first.classification as Json | undefined)?.description));
+		const rationale = text(t.methodRationale);
+		const method = CA_METHOD.find(([re]) => re.test(rationale))?.[1];
+		const code = codes[0]?.id ?? "";
+		const category = /^N/.test(code) ? "goods" : /^\d/.test(code) ? "works" : code ? "services" : undefined;
+		const end = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d) .*\(([A-Z]+)\)$/.exec(text((t.tenderPeriod as Json | undefined)?.endDate));
+		const ocid = `ocds-cabuy-${String(r.ocid)}`;
+		const buyer = text((r.buyer as Json | undefined)?.name);
+		const release: Json = {
+			ocid,
+			id: String(r.id),
+			date: `${text(r.date)}T00:00:00Z`,
+			tag: ["tender"],
+			initiationType: "tender",
+			language: s.languages?.[String(r.ocid)] ?? "en",
+			buyer: { id: `CA-BUYER-${buyer}`, name: buyer },
+			parties: [{ id: `CA-BUYER-${buyer}`, name: buyer, roles: ["buyer"] }],
+			tender: {
+				id: text(t.id),
+				title: text(first.description),
+				status: "active",
+				...(method ? { procurementMethod: method } : {}),
+				...(rationale ? { procurementMethodDetails: rationale } : {}),
+				...(category ? { mainProcurementCategory: category } : {}),
+				items: [
+					{
+						id: "1",
+						description: text(first.description),
+						...(codes[0] ? { classification: codes[0] } : {}),
+						...(codes.length > 1 ? { additionalClassifications: codes.slice(1) } : {}),
+					},
+				],
+				...(end && CA_ZONES[end[3]!] ? { tenderPeriod: { endDate: `${end[1]}T${end[2]}:00${CA_ZONES[end[3]!]}` } } : {}),
+				...(Array.isArray(t.documents) ? { documents: (t.documents as Json[]).map((d, i) => ({ id: String(i + 1), documentType: "tenderNotice", url: d.url })) } : {}),
+			},
+		};
+		out.push({ ocid, origin: file, source: "buyandsell", language: String(release.language), releases: [release], batch: s.batch ?? 1 });
 	}
 	return out;
 }
 
 // ---------- SAM.gov ----------
 
-function sam(file: string): Built[] {
+function sam(file: string, s: Source): Built[] {
 	const pkg = JSON.parse(readFileSync(join(RAW, file), "utf8")) as { opportunitiesData: Json[] };
 	const out: Built[] = [];
 	for (const o of pkg.opportunitiesData) {
@@ -391,7 +480,7 @@ function sam(file: string): Built[] {
 				documents: [{ id: "description", documentType: "tenderNotice", url: o.description }, { id: "notice", documentType: "tenderNotice", url: o.uiLink }],
 			},
 		};
-		out.push({ ocid, origin: file, source: "sam.gov", language: "en", releases: [release] });
+		out.push({ ocid, origin: file, source: "sam.gov", language: "en", releases: [release], batch: s.batch ?? 1 });
 	}
 	return out;
 }
@@ -442,6 +531,14 @@ interface Source {
 	extract?: "js-const-res";
 	/** notices the build takes from this file (written by the build) */
 	ocids?: string[];
+	/** collection round; absent = 1 */
+	batch?: number;
+	/** for files holding many notices: the ids (publisher ocids) taken, the rest are not read */
+	only?: string[];
+	/** the file holds compiled snapshots tagged tender+award+contract; the tender is taken (awards are dropped) */
+	tenderStage?: boolean;
+	/** language of a notice whose text is not in the language the publisher declares (read by hand) */
+	languages?: Record<string, string>;
 }
 
 function readSources(): Record<string, Source> {
@@ -507,19 +604,20 @@ function files(sources: Record<string, Source>, dir: string): string[] {
 function collect(sources: Record<string, Source>): Built[] {
 	const all: Built[] = [];
 	for (const f of files(sources, "ted-r209")) {
-		const b = tedR209(f);
+		const b = tedR209(f, sources[f]!);
 		if (b) all.push(b);
 	}
 	for (const f of files(sources, "ted-eforms")) {
-		const b = eforms(f, "ted");
+		const b = eforms(f, "ted", sources[f]!);
 		if (b) all.push(b);
 	}
 	for (const f of files(sources, "doffin-eforms")) {
-		const b = eforms(f, "doffin");
+		const b = eforms(f, "doffin", sources[f]!);
 		if (b) all.push(b);
 	}
-	for (const f of files(sources, "ocds")) all.push(...ocds(f));
-	for (const f of files(sources, "sam")) all.push(...sam(f));
+	for (const f of files(sources, "ocds")) all.push(...ocds(f, sources[f]!));
+	for (const f of files(sources, "sam")) all.push(...sam(f, sources[f]!));
+	for (const f of files(sources, "buyandsell")) all.push(...buyandsell(f, sources[f]!));
 	// One notice per ocid: a process published in several files (a release and its record, or a
 	// later tender update) keeps every distinct release, in date order.
 	const byOcid = new Map<string, Built>();
@@ -532,11 +630,14 @@ function collect(sources: Record<string, Source>): Built[] {
 	return [...byOcid.values()].sort((a, b) => a.ocid.localeCompare(b.ocid));
 }
 
-/** Tune or measure: within each (source, language) stratum, notices in seeded-hash order alternate, starting at a seeded side. */
+/**
+ * Tune or measure: within each (source, language) stratum, notices in seeded-hash order alternate, starting at a seeded
+ * side. Each later collection round forms strata of its own ("|b2" ...), so adding notices never moves an earlier one.
+ */
 function split(notices: Built[]): Map<string, "tune" | "measure"> {
 	const strata = new Map<string, Built[]>();
 	for (const n of notices) {
-		const key = `${n.source}|${n.language}`;
+		const key = n.batch > 1 ? `${n.source}|${n.language}|b${n.batch}` : `${n.source}|${n.language}`;
 		strata.set(key, [...(strata.get(key) ?? []), n]);
 	}
 	const out = new Map<string, "tune" | "measure">();
