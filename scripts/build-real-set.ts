@@ -360,7 +360,8 @@ function ocds(file: string, s: Source): Built[] {
 		const tender = (r.tender ?? {}) as Json;
 		if (!text(tender.title) && !text(tender.description) && !asList(tender.items as Json[]).length) continue;
 		const english = publisher.startsWith("uk") || publisher.startsWith("australia") || publisher === "uganda";
-		const lang = String(r.language ?? (english ? "en" : "")).slice(0, 2).toLowerCase();
+		const declared = String(r.language ?? (english ? "en" : "")).slice(0, 2).toLowerCase();
+		const lang = s.languages?.[String(r.ocid)] ?? declared;
 		out.push({ ocid: String(r.ocid), origin: file, source: `ocds:${publisher}`, language: lang || "und", releases: [atTenderStage(r)], batch: s.batch ?? 1 });
 	}
 	return out;
@@ -406,7 +407,8 @@ function buyandsell(file: string, s: Source): Built[] {
 		const rationale = text(t.methodRationale);
 		const method = CA_METHOD.find(([re]) => re.test(rationale))?.[1];
 		const code = codes[0]?.id ?? "";
-		const category = /^N/.test(code) ? "goods" : /^\d/.test(code) ? "works" : code ? "services" : undefined;
+		// GSIN: N... and bare supply-class numbers are goods, 51... construction, letter codes (services, rentals, maintenance) services.
+		const category = /^N/.test(code) || /^(?!51)\d/.test(code) ? "goods" : /^51/.test(code) ? "works" : code ? "services" : undefined;
 		const end = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d) .*\(([A-Z]+)\)$/.exec(text((t.tenderPeriod as Json | undefined)?.endDate));
 		const ocid = `ocds-cabuy-${String(r.ocid)}`;
 		const buyer = text((r.buyer as Json | undefined)?.name);
