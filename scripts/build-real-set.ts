@@ -437,7 +437,9 @@ function buyandsell(file: string, s: Source): Built[] {
 					},
 				],
 				...(end && CA_ZONES[end[3]!] ? { tenderPeriod: { endDate: `${end[1]}T${end[2]}:00${CA_ZONES[end[3]!]}` } } : {}),
-				...(Array.isArray(t.documents) ? { documents: (t.documents as Json[]).map((d, i) => ({ id: String(i + 1), documentType: "tenderNotice", url: d.url })) } : {}),
+				...(Array.isArray(t.documents)
+					? { documents: (t.documents as Json[]).map((d, i) => ({ id: String(i + 1), documentType: "tenderNotice", url: d.url })) }
+					: {}),
 			},
 		};
 		out.push({ ocid, origin: file, source: "buyandsell", language: String(release.language), releases: [release], batch: s.batch ?? 1 });
@@ -734,4 +736,10 @@ function main(): void {
 	console.log(`${notices.length} notices (${tune} tune, ${notices.length - tune} measure); dates moved by ${offsetDays} days; under ${relative(ROOT, SET)}`);
 }
 
-main();
+try {
+	main();
+} catch (error) {
+	// A missing snapshot or a changed blob is an instruction to the person running the build, not a crash.
+	console.error(error instanceof Error ? error.message : String(error));
+	process.exitCode = 1;
+}
