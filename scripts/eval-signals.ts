@@ -186,7 +186,7 @@ export function evaluate(cases: readonly DevCase[]): SignalsReport {
 const ELIGIBILITY: BidEligibility[] = ["open", "small_business", "8a", "hubzone", "sdvosb", "wosb", "other_set_aside", "restricted", "unknown"];
 const NATURE: ProcurementNature[] = ["goods", "services", "construction", "mixed", "unknown"];
 
-function confusionTable(title: string, labels: readonly string[], m: Record<string, Record<string, number>>): string {
+export function confusionTable(title: string, labels: readonly string[], m: Record<string, Record<string, number>>): string {
 	const w = Math.max(...labels.map((l) => l.length), 10);
 	const short = (l: string) => l.slice(0, 7).padStart(7);
 	const lines = [`${title} (rows: gold, columns: predicted)`, `${"".padEnd(w)} ${labels.map(short).join(" ")}`];

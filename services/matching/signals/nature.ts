@@ -200,7 +200,8 @@ export function substantialServices(n: PreparedNotice): string[] {
 	return found;
 }
 
-export function detectNature(n: PreparedNotice): NatureResult {
+/** What the text and codes say, without the structured contract nature. */
+function natureFromText(n: PreparedNotice): NatureResult {
 	if (!n.title && !n.description && n.items.length === 0) return { value: "unknown", rule: "empty", evidence: null };
 	const { title, head } = titleHead(n.titleLower);
 	const votes = codeVotes(n);
@@ -212,6 +213,8 @@ export function detectNature(n: PreparedNotice): NatureResult {
 		votes.construction += v?.construction ?? 0;
 	}
 	const totalVotes = votes.goods + votes.services + votes.construction;
+	// A title in a language the word rules do not read names no product they can see: its codes speak first.
+	const codesOnly = !ENGLISH.test(` ${n.titleLower} ${n.description.slice(0, 2_000).toLowerCase()} `);
 
 	// 1. construction
 	if (CONSTRUCTION_TITLE.test(title) && !GOODS_HEAD.test(head)) return { value: "construction", rule: "construction_title", evidence: n.title };
@@ -241,7 +244,7 @@ export function detectNature(n: PreparedNotice): NatureResult {
 	if (serviceHead && !goodsHead && !supplyOnly) base = { value: "services", rule: "service_title", evidence: n.title };
 	else if (supplyOnly) base = { value: "goods", rule: "supply_only", evidence: supplyOnly };
 	else if (goodsHead) base = { value: "goods", rule: "supply_title", evidence: n.title };
-	else if (head.length > 0 && !serviceInTitle && !GENERIC_TITLE.test(head) && !(unanimousServices && votes.services >= 1.5)) {
+	else if (head.length > 0 && !serviceInTitle && !GENERIC_TITLE.test(head) && !(unanimousServices && votes.services >= 1.5) && !(codesOnly && totalVotes > 0)) {
 		base = { value: "goods", rule: "product_title", evidence: n.title };
 	}
 
@@ -270,4 +273,28 @@ export function detectNature(n: PreparedNotice): NatureResult {
 		if (substantial.length >= 2) return { value: "mixed", rule: "goods_with_substantial_services", evidence: substantial.join(", ") };
 	}
 	return base;
+}
+
+// A few of English's commonest words: without any of them, the title rules are not reading English.
+const ENGLISH = /\s(the|and|of|for|to|with|in|on|supply|services?|works?|purchase|provision|equipment)\s/;
+
+// The structured contract nature's text rules that may override it: a works code on a title that
+// plainly supplies goods or buys a service ("Supply, Installation and Commissioning of Generators",
+// "Preventative Maintenance of PABX") is the publisher's default, not the purchase.
+const OVERRIDES_WORKS = new Set(["supply_title", "supply_only", "service_title", "no_goods_purchased", "supply_and_service_title", "goods_with_substantial_services"]);
+
+/**
+ * Structure first: the contract nature the feed codes (OCDS mainProcurementCategory, eForms
+ * contract-nature, SAM.gov's PSC) decides, and the text refines it: goods may be mixed (goods with
+ * substantial services), works may be a plain supply or service the title states, services stay
+ * services. Without a coded nature the text and codes decide (natureFromText).
+ */
+export function detectNature(n: PreparedNotice): NatureResult {
+	const text = natureFromText(n);
+	const coded = n.procurementCategory;
+	if (coded === null) return text;
+	const stated = (value: ProcurementNature): NatureResult => ({ value, rule: "procurement_category", evidence: coded });
+	if (coded === "goods") return text.value === "mixed" ? text : stated("goods");
+	if (coded === "services") return stated("services");
+	return text.value === "construction" || OVERRIDES_WORKS.has(text.rule) ? text : stated("construction");
 }
