@@ -1,4 +1,5 @@
 import type { BidEligibility } from "../../../shared/contract/opportunities.ts";
+import { competitionOf, type ProcedureKindName, procedureNamedIn } from "../../../shared/procedure-names.ts";
 import type { NoticeKind } from "./notice-kind.ts";
 import { clauses, type PreparedNotice } from "./text.ts";
 
@@ -17,6 +18,8 @@ import { clauses, type PreparedNotice } from "./text.ts";
 //     mini-competitions under a framework, negotiated procedures without a call, direct awards);
 //  6. a sole-source statement elsewhere, an incumbent-only competition, or a justification for other
 //     than full and open competition that is not about a brand name -> restricted;
+//  6b. a sentence names the notice's procedure, in any EU language (shared/procedure-names.ts: "åpen
+//     anbudskonkurranse", "konkurranse med forhandling", "procedura aperta") -> open or restricted;
 //  7. the notice says it is open (full and open, unrestricted, open procedure, open to all, all/any
 //     qualified vendors may bid, not set aside, "Set-Aside: None") -> open;
 //  8. otherwise unknown.
@@ -178,6 +181,7 @@ export function detectEligibility(n: PreparedNotice, kind: NoticeKind): Eligibil
 	let open: string | null = null;
 	let restricted: { rule: string; evidence: string } | null = null;
 	let otherThanFullAndOpen: string | null = null;
+	let named: { kind: string; evidence: string } | null = null;
 
 	for (const s of n.sentences) {
 		for (const clause of clauses(s.lower)) {
@@ -190,6 +194,10 @@ export function detectEligibility(n: PreparedNotice, kind: NoticeKind): Eligibil
 			if (restricted === null && INCUMBENT_ONLY.test(clause)) restricted = { rule: "incumbent_only", evidence: s.text };
 			if (otherThanFullAndOpen === null && OTHER_THAN_FULL_AND_OPEN.test(clause)) otherThanFullAndOpen = s.text;
 		}
+		if (named === null) {
+			const k = procedureNamedIn(s.text);
+			if (k) named = { kind: k, evidence: s.text };
+		}
 	}
 
 	if (best) return result(best.kind, "set_aside_text", best.evidence);
@@ -197,6 +205,7 @@ export function detectEligibility(n: PreparedNotice, kind: NoticeKind): Eligibil
 	if (kind.soleSourceMention) return result("restricted", "sole_source", kind.soleSourceEvidence);
 	if (restricted) return result("restricted", restricted.rule, restricted.evidence);
 	if (otherThanFullAndOpen && !BRAND_NAME.test(n.all)) return result("restricted", "other_than_full_and_open", otherThanFullAndOpen);
+	if (named) return result(competitionOf(named.kind as ProcedureKindName) ?? "unknown", "procedure_named", named.evidence);
 	if (open) return result("open", "open_competition", open);
 	return result("unknown", "silent", null);
 }

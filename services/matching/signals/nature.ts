@@ -1,4 +1,5 @@
 import type { ProcurementNature } from "../../../shared/contract/opportunities.ts";
+import { foldForNames } from "../../../shared/procedure-names.ts";
 import type { PreparedNotice } from "./text.ts";
 
 // What is really being bought. Rules, first that applies wins:
@@ -32,7 +33,7 @@ export interface NatureResult {
 }
 
 const CONSTRUCTION_TITLE =
-	/\bconstruction\b|\brenovation\b|\brenovate\b|\bdesign[- ]build\b|\broof(ing)? (replacement|repairs?|restoration)\b|\bre-?roof(ing)?\b|\bpaving\b|\bpavement\b|\bmill and overlay\b|\bdemolition\b|\bgeneral contractor\b|\bremodel(ing)?\b|\bresurfacing\b|\bbuilding (addition|expansion)\b|\bnew (\w+ ){0,3}(building|facility|station|school|headquarters)\b|\b(bridge|culvert) (replacement|rehabilitation|repair)\b|\bsite work\b|\bsitework\b|\binfrastructure improvements?\b|\babatement\b|\bhvac (replacement|upgrade)\b|\bstreetscape\b/;
+	/\b(remediation|civil|building|construction|road|drainage|refurbishment|upgrade|landscaping|earth|site|bridge|sewer|stormwater|fit-?out) works\b|\bconstruction\b|\brenovation\b|\brenovate\b|\bdesign[- ]build\b|\broof(ing)? (replacement|repairs?|restoration)\b|\bre-?roof(ing)?\b|\bpaving\b|\bpavement\b|\bmill and overlay\b|\bdemolition\b|\bgeneral contractor\b|\bremodel(ing)?\b|\bresurfacing\b|\bbuilding (addition|expansion)\b|\bnew (\w+ ){0,3}(building|facility|station|school|headquarters)\b|\b(bridge|culvert) (replacement|rehabilitation|repair)\b|\bsite work\b|\bsitework\b|\binfrastructure improvements?\b|\babatement\b|\bhvac (replacement|upgrade)\b|\bstreetscape\b/;
 
 const CONSTRUCTION_TEXT = [
 	/\bmagnitude of construction\b/,
@@ -66,6 +67,9 @@ const SERVICE_HEAD = new RegExp(
 // A title that names a procedure, not an object ("Requirement 2027-114", "RFQ 55-12", "Bid Package 3").
 const GENERIC_TITLE =
 	/^[\s\d\W]*(requirement|solicitation|contract|project|procurement|tender|notice|acquisition|purchase order|order|bid package|package|rfq|rfp|ifb|itb|lot|call[- ]off)s?\b[\s\d\W]*(no\.?|number|#)?[\s\d\W]*$/;
+
+// "Supply of" at the head of a title in the EU's other languages (folded: no accents).
+const SUPPLY_HEAD = /^(lieferung|fourniture|suministro|fornitura|levering|dostawa|leverans|toimitus|dodavka|dodavk|furnizare|fornecimento|προμηθεια|доставка)\b/;
 
 const GOODS_HEAD = /^(supply|purchase|procurement|acquisition|furnish|provision of (goods|equipment))\b|\bsupply (of|and delivery)\b|\bpurchase of\b|\bsupply only\b|\bfurnish\b/;
 
@@ -151,6 +155,12 @@ function codeVote(scheme: string, code: string): Partial<Vote> | null {
 	return null;
 }
 
+function byVotes(v: Vote, rule: string): NatureResult {
+	if (v.services > v.goods && v.services >= v.construction) return { value: "services", rule, evidence: null };
+	if (v.construction > v.goods) return { value: "construction", rule, evidence: null };
+	return { value: "goods", rule, evidence: null };
+}
+
 function codeVotes(n: PreparedNotice): Vote {
 	const v: Vote = { goods: 0, services: 0, construction: 0 };
 	const seen = new Set<string>();
@@ -213,8 +223,13 @@ function natureFromText(n: PreparedNotice): NatureResult {
 		votes.construction += v?.construction ?? 0;
 	}
 	const totalVotes = votes.goods + votes.services + votes.construction;
-	// A title in a language the word rules do not read names no product they can see: its codes speak first.
-	const codesOnly = !ENGLISH.test(` ${n.titleLower} ${n.description.slice(0, 2_000).toLowerCase()} `);
+	// The word rules read English: in another language they see only cognates ("construction" in
+	// "maîtrise d'œuvre ... pour la construction", an architect's service), so the codes speak first.
+	// A supply named at the head of the title in any language still decides ("Lieferung, Montage und
+	// Inbetriebnahme von ...": supply, installation and commissioning).
+	const english = readsAsEnglish(`${n.titleLower} ${n.description.slice(0, 2_000).toLowerCase()}`);
+	if (!english && SUPPLY_HEAD.test(foldForNames(head))) return { value: "goods", rule: "supply_title", evidence: n.title };
+	if (!english && totalVotes > 0) return byVotes(votes, "codes");
 
 	// 1. construction
 	if (CONSTRUCTION_TITLE.test(title) && !GOODS_HEAD.test(head)) return { value: "construction", rule: "construction_title", evidence: n.title };
@@ -230,7 +245,7 @@ function natureFromText(n: PreparedNotice): NatureResult {
 	if (servicesOnly) return { value: "services", rule: "no_goods_purchased", evidence: servicesOnly };
 
 	// 2-3. the title's head
-	const goodsHead = GOODS_HEAD.test(head);
+	const goodsHead = GOODS_HEAD.test(head) || SUPPLY_HEAD.test(foldForNames(head));
 	const unanimousServices = votes.services > 0 && votes.goods === 0 && votes.construction === 0;
 	// "Bottled Water Delivery and Cooler Rental": a product part beside a service part leaves the title
 	// undecided (the codes decide). Only the words before "of" are coordinated parts ("Hire of Vans and
@@ -244,18 +259,15 @@ function natureFromText(n: PreparedNotice): NatureResult {
 	if (serviceHead && !goodsHead && !supplyOnly) base = { value: "services", rule: "service_title", evidence: n.title };
 	else if (supplyOnly) base = { value: "goods", rule: "supply_only", evidence: supplyOnly };
 	else if (goodsHead) base = { value: "goods", rule: "supply_title", evidence: n.title };
-	else if (head.length > 0 && !serviceInTitle && !GENERIC_TITLE.test(head) && !(unanimousServices && votes.services >= 1.5) && !(codesOnly && totalVotes > 0)) {
+	else if (head.length > 0 && !serviceInTitle && !GENERIC_TITLE.test(head) && !(unanimousServices && votes.services >= 1.5)) {
 		base = { value: "goods", rule: "product_title", evidence: n.title };
 	}
 
 	// 4. codes decide when the title does not (a service word only outside its head, or a product part
 	//    beside a service part); without codes, the head names the object: goods.
 	if (base === null) {
-		if (totalVotes > 0) {
-			if (votes.services > votes.goods && votes.services >= votes.construction) base = { value: "services", rule: "codes", evidence: null };
-			else if (votes.construction > votes.goods) base = { value: "construction", rule: "codes", evidence: null };
-			else base = { value: "goods", rule: "codes", evidence: null };
-		} else if (head.length > 0) base = { value: "goods", rule: "product_title", evidence: n.title };
+		if (totalVotes > 0) base = byVotes(votes, "codes");
+		else if (head.length > 0) base = { value: "goods", rule: "product_title", evidence: n.title };
 		else {
 			// No title and no codes: the lead sentences say what the contractor does or supplies.
 			const lead = n.sentences.filter((s) => s.part === "description").slice(0, 3);
@@ -275,8 +287,14 @@ function natureFromText(n: PreparedNotice): NatureResult {
 	return base;
 }
 
-// A few of English's commonest words: without any of them, the title rules are not reading English.
-const ENGLISH = /\s(the|and|of|for|to|with|in|on|supply|services?|works?|purchase|provision|equipment)\s/;
+// English's commonest words. Two different ones are needed: a single "in", "to" or "on" is as
+// likely Italian, Polish or French.
+const ENGLISH_WORDS = /\b(the|and|of|for|with|to|in|on|is|are|will|be|this|shall|by|from|or|services?|supply)\b/g;
+
+/** Whether the notice's text is English enough for the word rules to read it. */
+function readsAsEnglish(lower: string): boolean {
+	return new Set(lower.match(ENGLISH_WORDS) ?? []).size >= 2;
+}
 
 // The structured contract nature's text rules that may override it: a works code on a title that
 // plainly supplies goods or buys a service ("Supply, Installation and Commissioning of Generators",

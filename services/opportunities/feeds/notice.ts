@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROCEDURE_KINDS } from "../../../shared/procedure-names.ts";
 
 // The one shape every feed parser produces (SAM.gov, OCDS, TED eForms). Feeds are untrusted, so
 // every string and array has a bound; the parsers truncate to these limits before validating,
@@ -81,22 +82,6 @@ export type ProcurementCategory = z.infer<typeof ProcurementCategory>;
  * feed's codes and labels onto it; README.md has the tables). Internal: the public API shows only
  * the signal it feeds (bid_eligibility).
  */
-export const PROCEDURE_KINDS = [
-	"open",
-	"other_single_stage",
-	"unrestricted",
-	"restricted",
-	"selective",
-	"limited",
-	"negotiated",
-	"competitive_dialogue",
-	"innovation_partnership",
-	"other_multi_stage",
-	"qualification_system",
-	"call_off",
-	"negotiated_without_call",
-	"direct_award",
-] as const;
 export const ProcedureKind = z.enum(PROCEDURE_KINDS);
 export type ProcedureKind = z.infer<typeof ProcedureKind>;
 

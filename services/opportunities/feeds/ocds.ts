@@ -1,11 +1,12 @@
 import type { NoticeDraft } from "./assemble.ts";
 import { asAmount, asArray, asCurrency, Collector, isRecord, line, placeOrNull, refused } from "./assemble.ts";
-import { normalizeCategory, procurementCategory } from "./codes.ts";
+import { normalizeCategory, procurementCategory, unspscBased } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { parseInstant } from "./dates.ts";
 import type { Contact, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, ProcurementCategory } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
-import { kindOfCode, kindOfLabel, OCDS_METHODS, procedureOf } from "./procedure.ts";
+import { kindOfProcedureName } from "../../../shared/procedure-names.ts";
+import { kindOfCode, OCDS_METHODS, procedureOf } from "./procedure.ts";
 import { cleanEmail, cleanText, safeUrl } from "./text.ts";
 
 // OCDS 1.1: release packages ({releases}), record packages ({records}, each with embedded
@@ -140,7 +141,7 @@ function procedureOfTender(tender: Record<string, unknown>, state: Record<string
 	const callOff = related.some((p) => asArray(p.relationship).includes("framework"));
 	const sets = techniques.hasFrameworkAgreement === true || techniques.hasDynamicPurchasingSystem === true;
 	return procedureOf({
-		codeKind: kindOfCode(OCDS_METHODS, tender.procurementMethod) ?? kindOfLabel(line(tender.procurementMethodRationale, 2_000)),
+		codeKind: kindOfCode(OCDS_METHODS, tender.procurementMethod) ?? kindOfProcedureName(line(tender.procurementMethodRationale, 2_000)),
 		code: tender.procurementMethod,
 		text: tender.procurementMethodDetails,
 		framework: callOff ? "call_off" : sets ? "agreement" : null,
@@ -177,7 +178,9 @@ function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
 			description: line(item.description, 1_000) ?? "",
 			quantity: asAmount(item.quantity),
 			unit: line(unit.name, 100),
-			classification: normalizeCategory(classification.scheme, classification.id, classification.description),
+			classification:
+				normalizeCategory(classification.scheme, classification.id, classification.description) ??
+				unspscBased(classification.scheme, classification.id, classification.description),
 			lot: line(item.relatedLot, 100),
 		};
 	});
