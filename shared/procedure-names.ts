@@ -65,7 +65,7 @@ const NAMES: [ProcedureKindName, RegExp][] = [
 	],
 	[
 		"restricted",
-		/\brestricted (procedure|tender|competition|call)|\bnon-?open\b|\bselective (tender|procedure)|\bnicht ?offenes? verfahren|\bnichtoffen|\bbeschrankte ausschreibung|\bprocedure restreinte|\bappel d'offres restreint|\bprocedimiento restringido|\blicitacion restringida|\binvitacion a cuando menos|\bprocedura ristretta|\bniet[- ]openbare|\bprzetarg ograniczony|\bselektivt forfarande|\bbegraenset udbud|\bbegrenset (anbuds|tilbuds)?konkurranse|\brajoitettu menettely|\blicitatie restransa|\bconcurso limitado|\buzsie sutaz|\buzsi rizeni/,
+		/\brestricted (procedure|tender|competition|call)|\bnon-?open\b|\bselective (tender|procedure)|\bnicht ?offenes? verfahren|\bnichtoffen|\bbeschrankte ausschreibung|\bprocedure restreinte|\bappel d'offres restreint|\bprocedimiento restringido|\blicitacion restringida|\binvitacion (restringida )?a cuando menos|\binvitacion restringida|\bprocedura ristretta|\bniet[- ]openbare|\bprzetarg ograniczony|\bselektivt forfarande|\bbegraenset udbud|\bbegrenset (anbuds|tilbuds)?konkurranse|\brajoitettu menettely|\blicitatie restransa|\bconcurso limitado|\buzsie sutaz|\buzsi rizeni/,
 	],
 	["other_multi_stage", /\bother multiple stage|\bother multi[- ]stage/],
 	["other_single_stage", /\bother single stage/],
