@@ -18,14 +18,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { explainSignals } from "../services/matching/signals/extract.ts";
 import type { SignalsInput } from "../services/matching/signals/input.ts";
-import { type NoticeForMatching, signalsInput } from "../services/matching/views.ts";
 import { parseFeed } from "../services/opportunities/feeds/detect.ts";
 import type { NormalizedNotice } from "../services/opportunities/feeds/notice.ts";
-import { mergeVersion } from "../services/opportunities/feeds/versions.ts";
-import { storedFields } from "../services/opportunities/ingest.ts";
-import type { NoticeDoc } from "../services/opportunities/models.ts";
-import { noticeForMatching } from "../services/opportunities/notices.ts";
-import { confusionTable } from "./eval-signals.ts";
+import { confusionTable, inputOf } from "./eval-signals.ts";
 
 const SPLITS = ["tune", "measure"] as const;
 const FIELDS = ["bid_eligibility", "procurement_nature"] as const;
@@ -38,16 +33,8 @@ interface Case {
 	input: SignalsInput | null;
 }
 
-/** The extractor's input for a parsed notice, through the same steps as ingestion and matching. */
-export function inputOf(n: NormalizedNotice): SignalsInput {
-	const stored = mergeVersion(null, n).notice;
-	const doc = { _id: "eval", ...storedFields(stored, new Date(0)) } as unknown as NoticeDoc;
-	// As the bus hands it to matching: JSON, typed by matching's own view of the answer.
-	return signalsInput(JSON.parse(JSON.stringify(noticeForMatching(doc))) as NoticeForMatching);
-}
-
 /** The first version of each process (the notice as first published), by ocid / source id. */
-function firstVersions(notices: NormalizedNotice[]): Map<string, NormalizedNotice> {
+export function firstVersions(notices: NormalizedNotice[]): Map<string, NormalizedNotice> {
 	const out = new Map<string, NormalizedNotice>();
 	for (const n of notices) if (!out.has(n.source_id)) out.set(n.source_id, n);
 	return out;

@@ -174,8 +174,10 @@ export function detectEligibility(n: PreparedNotice, kind: NoticeKind): Eligibil
 
 	if (kind.soleSourceNotice) return result("restricted", "sole_source_notice", kind.soleSourceEvidence);
 	const procedure = fromProcedure(n, kind);
-	const stated = procedure !== null && n.procedure?.kind !== "unrestricted";
-	if (kind.marketResearch && !stated) return result("unknown", "market_research_notice", kind.marketResearchEvidence);
+	if (kind.marketResearch) {
+		const stated = procedure !== null && n.procedure?.kind !== "unrestricted";
+		return stated ? procedure : result("unknown", "market_research_notice", kind.marketResearchEvidence);
+	}
 
 	let best: { kind: SetAsideKind; evidence: string } | null = null;
 	let open: string | null = null;

@@ -6,7 +6,7 @@ import { explainSignals, extractSignals } from "../../../services/matching/signa
 import type { SignalsInput, SignalsProcedureInput } from "../../../services/matching/signals/input.ts";
 import { parseFeed } from "../../../services/opportunities/feeds/detect.ts";
 import type { NormalizedNotice } from "../../../services/opportunities/feeds/notice.ts";
-import { inputOf } from "../../../scripts/eval-real-signals.ts";
+import { inputOf } from "../../../scripts/eval-signals.ts";
 import { EFORMS_ORIGINAL, readText } from "../feeds/files.ts";
 import { goods, notice } from "./helpers.ts";
 
