@@ -71,7 +71,7 @@ const NAMES: [ProcedureKindName, RegExp][] = [
 	["other_single_stage", /\bother single stage/],
 	[
 		"open",
-		/\bopen (procedure|tender|tendering|competition|call for tenders|bidding)|\boffenes verfahren|\boffentliche ausschreibung|\bprocedure ouverte|\bappel d'offres ouvert|\bprocedimiento abierto|\blicitacion publica|\bprocedura aperta|\bopenbare procedure|\bprzetarg nieograniczony|\boppet forfarande|\boffentligt udbud|\bapen (anbuds|tilbuds)?konkurranse|\bavoin menettely|\blicitatie deschisa|\bconcurso publico|\bprocedimento aberto|\botevrene rizeni|\bverejna sutaz|\bnyilt eljaras|\bodprti postopek|\batklats konkurss|\batviras konkursas|\bavatud hankemenetlus|\botvoreni postupak|ανοικτη διαδικασια|ανοιχτη διαδικασια|открита процедура|відкриті торги/,
+		/\bopen (procedure|tender|tendering|competition|call for tenders|bidding)|\boffenes verfahren|\boffentliche ausschreibung|\bprocedure ouverte|\bappel d'offres ouvert|\bprocedimiento abierto|\blicitacion publica|\bprocedura aperta|\bopenbare procedure|\bprzetarg nieograniczony|\boppet forfarande|\boffentligt udbud|\bapen (anbuds|tilbuds)?konkurranse|\bavoin menettely|\blicitatie (deschisa|publica)|\bcerere (a|de) ofert|\bconcurso publico|\bprocedimento aberto|\botevrene rizeni|\bverejna sutaz|\bnyilt eljaras|\bodprti postopek|\batklats konkurss|\batviras konkursas|\bavatud hankemenetlus|\botvoreni postupak|ανοικτη διαδικασια|ανοιχτη διαδικασια|открита процедура|відкриті торги/,
 	],
 ];
 

@@ -301,18 +301,23 @@ function readsAsEnglish(lower: string): boolean {
 // "Preventative Maintenance of PABX") is the publisher's default, not the purchase.
 const OVERRIDES_WORKS = new Set(["supply_title", "supply_only", "service_title", "no_goods_purchased", "supply_and_service_title", "goods_with_substantial_services"]);
 
+// A goods code often names the object a service is done to (GSIN "Scales and Balances" on a
+// calibration contract, "Generators" on a rental): a title that heads with the service, or a notice
+// that says nothing is bought, is services.
+const SERVICE_RULES = new Set(["service_title", "no_goods_purchased"]);
+
 /**
  * Structure first: the contract nature the feed codes (OCDS mainProcurementCategory, eForms
  * contract-nature, SAM.gov's PSC) decides, and the text refines it: goods may be mixed (goods with
- * substantial services), works may be a plain supply or service the title states, services stay
- * services. Without a coded nature the text and codes decide (natureFromText).
+ * substantial services) or a service the title heads with, works may be a plain supply or service
+ * the title states, services stay services. Without a coded nature the text and codes decide (natureFromText).
  */
 export function detectNature(n: PreparedNotice): NatureResult {
 	const text = natureFromText(n);
 	const coded = n.procurementCategory;
 	if (coded === null) return text;
 	const stated = (value: ProcurementNature): NatureResult => ({ value, rule: "procurement_category", evidence: coded });
-	if (coded === "goods") return text.value === "mixed" ? text : stated("goods");
+	if (coded === "goods") return text.value === "mixed" || SERVICE_RULES.has(text.rule) ? text : stated("goods");
 	if (coded === "services") return stated("services");
 	return text.value === "construction" || OVERRIDES_WORKS.has(text.rule) ? text : stated("construction");
 }

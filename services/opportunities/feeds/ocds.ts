@@ -130,8 +130,9 @@ function noteOf(release: Record<string, unknown>): string | null {
 }
 
 /**
- * The procedure: procurementMethod (the codelist), procurementMethodDetails (the publisher's own
- * name for it, any language), the rationale only when neither names a kind; a related process
+ * The procedure: procurementMethod (the codelist, or a publisher's own name put there),
+ * procurementMethodDetails (the publisher's own name for it, any language), the rationale only
+ * when neither names a kind; a related process
  * with relationship "framework" makes this a call-off, techniques.hasFrameworkAgreement or
  * hasDynamicPurchasingSystem a notice that sets one up.
  */
@@ -140,8 +141,12 @@ function procedureOfTender(tender: Record<string, unknown>, state: Record<string
 	const related = [...asArray(state.relatedProcesses), ...asArray(tender.relatedProcesses)].filter(isRecord);
 	const callOff = related.some((p) => asArray(p.relationship).includes("framework"));
 	const sets = techniques.hasFrameworkAgreement === true || techniques.hasDynamicPurchasingSystem === true;
+	// Some publishers put their national procedure's name where the codelist value belongs
+	// ("Licitaţie publică"): read as a name, like procurementMethodDetails.
+	const method = line(tender.procurementMethod, 200);
 	return procedureOf({
-		codeKind: kindOfCode(OCDS_METHODS, tender.procurementMethod) ?? kindOfProcedureName(line(tender.procurementMethodRationale, 2_000)),
+		codeKind:
+			kindOfCode(OCDS_METHODS, method) ?? kindOfProcedureName(method) ?? kindOfProcedureName(line(tender.procurementMethodRationale, 2_000)),
 		code: tender.procurementMethod,
 		text: tender.procurementMethodDetails,
 		framework: callOff ? "call_off" : sets ? "agreement" : null,

@@ -105,6 +105,10 @@ describe("OCDS: the procedure and the contract nature", () => {
 		});
 	});
 
+	it("reads a national procedure's name put where the codelist value belongs", () => {
+		expect(ocds(release({ procurementMethod: "Licitaţie publică" })).procedure).toMatchObject({ kind: "open", competition: "open", code: "Licitaţie publică" });
+	});
+
 	it("uses the rationale only when neither the method nor its details name a kind", () => {
 		expect(ocds(release({ procurementMethodRationale: "Arrendamiento de bienes inmuebles por adjudicación directa." })).procedure).toMatchObject({
 			kind: "direct_award",

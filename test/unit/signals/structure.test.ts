@@ -117,6 +117,12 @@ describe("procurement_nature from the coded contract nature", () => {
 		).toBe("mixed");
 	});
 
+	it("lets a title that heads with a service override a goods code (the code names the object serviced)", () => {
+		expect(coded("goods", { title: "Preventative Maintenance (PM) and Calibration Services of Balances and Centrifuges" })).toBe("services");
+		expect(coded("goods", { title: "Rental of Generators" })).toBe("services");
+		expect(coded("goods", { title: "Benchtop Centrifuges" })).toBe("goods");
+	});
+
 	it("lets a title that plainly supplies goods or buys a service override a works code", () => {
 		expect(coded("works", { title: "Supply, Installation and Commissioning of Eleven (11) Generators" })).toBe("goods");
 		expect(coded("works", { title: "Preventative Maintenance of PABX & Telephone System" })).toBe("services");
