@@ -120,7 +120,8 @@ describe("procurement_nature from the coded contract nature", () => {
 	it("lets a title that heads with a service override a goods code (the code names the object serviced)", () => {
 		expect(coded("goods", { title: "Preventative Maintenance (PM) and Calibration Services of Balances and Centrifuges" })).toBe("services");
 		expect(coded("goods", { title: "Rental of Generators" })).toBe("services");
-		expect(coded("goods", { title: "Benchtop Centrifuges" })).toBe("goods");
+		// Any other cue in the title does not: materials for road construction are goods.
+		expect(coded("goods", { title: "Road Construction Aggregates and Asphalt" })).toBe("goods");
 	});
 
 	it("lets a title that plainly supplies goods or buys a service override a works code", () => {
