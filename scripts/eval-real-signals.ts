@@ -113,7 +113,13 @@ interface Report {
 }
 
 function evaluate(cases: Case[], labels: Labels): Report {
-	const r: Report = { n: 0, right: { bid_eligibility: 0, procurement_nature: 0 }, confusion: { bid_eligibility: {}, procurement_nature: {} }, bySource: new Map(), errors: [] };
+	const r: Report = {
+		n: 0,
+		right: { bid_eligibility: 0, procurement_nature: 0 },
+		confusion: { bid_eligibility: {}, procurement_nature: {} },
+		bySource: new Map(),
+		errors: [],
+	};
 	for (const c of cases) {
 		const gold = labels[c.ocid];
 		if (!gold) continue;
@@ -145,7 +151,8 @@ function main(): void {
 	const dir = path.resolve(args.find((a) => !a.startsWith("--")) ?? "eval/real");
 	const native = args.includes("--native");
 	const textOnly = args.includes("--text-only");
-	console.log(`Real-notice signals: ${dir}${native ? ", XML and SAM.gov notices from their published files" : ", the set's OCDS releases"}${textOnly ? ", text only" : ""}`);
+	const how = native ? "XML and SAM.gov notices from their published files" : "the set's OCDS releases";
+	console.log(`Real-notice signals: ${dir}, ${how}${textOnly ? ", text only" : ""}`);
 	for (const split of SPLITS) {
 		const labels = JSON.parse(readFileSync(path.join(dir, split, "signals.json"), "utf8")) as Labels;
 		const { cases, unread } = casesOf(dir, split, labels, native, textOnly);
@@ -155,7 +162,8 @@ function main(): void {
 		if (unread.length) console.log(`  not read by any parser (counted as unknown): ${unread.length}: ${unread.join(", ")}`);
 		console.log("  by source:");
 		for (const [source, s] of [...r.bySource].sort()) {
-			console.log(`    ${source.padEnd(32)} n ${String(s.n).padStart(3)}  bid_eligibility ${pct(s.right.bid_eligibility, s.n).padEnd(14)} procurement_nature ${pct(s.right.procurement_nature, s.n)}`);
+			const [eligibility, nature] = [pct(s.right.bid_eligibility, s.n).padEnd(14), pct(s.right.procurement_nature, s.n)];
+			console.log(`    ${source.padEnd(32)} n ${String(s.n).padStart(3)}  bid_eligibility ${eligibility} procurement_nature ${nature}`);
 		}
 		console.log("");
 		console.log(confusionTable("  bid_eligibility", ["open", "small_business", "other_set_aside", "restricted", "unknown"], r.confusion.bid_eligibility));

@@ -29,62 +29,152 @@ export function competitionOf(kind: ProcedureKindName | null): "open" | "restric
 	return kind === "open" || kind === "other_single_stage" || kind === "unrestricted" ? "open" : "restricted";
 }
 
+/**
+ * One pattern from a list of names (regular-expression fragments): a name that starts with an
+ * ASCII letter must start a word; Greek and Cyrillic names go without \b, which only knows ASCII.
+ */
+function namesPattern(names: readonly string[]): RegExp {
+	return new RegExp(names.map((n) => (/^[a-z(]/.test(n) ? `\\b${n}` : n)).join("|"));
+}
+
 // Procedure names as publishers write them, matched on folded text (lower case, no accents).
 // Checked in this order, the first kind that matches wins: "negotiated procedure without
 // publication" is not "negotiated", a "non-open procedure" is not "open", and a call-off "under a
-// framework set up by open procedure" is a call-off. Greek and Cyrillic names go without \b, which
-// only knows ASCII letters.
-const NAMES: [ProcedureKindName, RegExp][] = [
+// framework set up by open procedure" is a call-off.
+const NAMES: [ProcedureKindName, RegExp][] = (
 	[
-		"call_off",
-		/\bcall[- ]?offs?\b|\bmini[- ]?competition|\bfurther competition\b|\breopening of competition\b|\bunder (a|an|the) (existing )?framework\b|\bfrom (a|an|the) framework\b|\babruf|\bmarche subsequent|\bmarches subsequents|\bcontratos? basados? en (un )?acuerdo marco|\bderivad[oa] de (un )?acuerdo marco|\bappalto specifico|\badesione (a|ad) (un )?accordo quadro|\bnadere opdracht|\bminicompetitie|\bna podstawie umowy ramowej|\bavrop\b|\bfornyad konkurrensutsattning|\bminiudbud|\bgenabning af konkurrencen|\bminikilpailutus|\bkevennetty kilpailutus/,
-	],
-	[
-		"negotiated_without_call",
-		/\bwithout (a )?(prior )?(publication|call for competition|competition notice|notice)\b|\bohne (vorherige |vorherigen )?(bekanntmachung|veroffentlichung|teilnahmewettbewerb|aufruf)|\bsans (publication|mise en concurrence)|\bsin (publicidad|publicacion)|\bsenza (previa )?(pubblicazione|bando)|\bzonder (voorafgaande )?(bekendmaking|aankondiging)|\bbez (uprzedniego )?(ogloszenia|publikacji)|\butan (foregaende )?annonsering|\buden (forudgaende )?offentliggorelse|\buten (forutgaende )?kunngjoring|\bilman (ennakkoilmoitusta|hankintailmoitusta|hankintailmoituksen)|\bfara publicare|\bbez (predchadzajuceho |predchoziho )?(zverejnenia|uverejneni)/,
-	],
-	[
-		"direct_award",
-		/\bdirect (award|contract|procurement|purchase)|\bsingle (tender action|source)\b|\bsole[- ]source|\bawarded (directly )?to (a|one) single supplier|\bwithout competition\b|\bnon[- ]?competitive|\bdirektvergabe|\bfreihandige vergabe|\bgre a gre|\battribution directe|\badjudicacion directa|\bcontratacion directa|\baffidamento diretto|\bajuste direto|\bcontratacao direta|\bonderhandse gunning|\benkelvoudig onderhands|\bz wolnej reki|\bdirektupphandling|\bdirekte tildeling|\bdirektekjop|\bdirekteanskaffelse|\bsuorahankinta|\batribuire directa/,
-	],
-	[
-		"competitive_dialogue",
-		/\bcompetitive dialogue|\bwettbewerblicher dialog|\bdialogue competitif|\bdialogo competitivo|\bdialog konkurencyjny|\bkonkurrenspraglad dialog|\bkonkurrencepraeget dialog|\bkonkurransepreget dialog|\bconcurrentiegerichte dialoog|\bkilpailullinen neuvottelumenettely|\bdialog competitiv|\bsutazny dialog|\bsoutezni dialog/,
-	],
-	[
-		"innovation_partnership",
-		/\binnovation partnership|\binnovationspartnerschaft|\bpartenariat d'innovation|\basociacion para la innovacion|\bpartenariato per l'innovazione|\bpartnerstwo innowacyjne|\binnovationspartnerskap|\binnovasjonspartnerskap|\binnovatiepartnerschap|\binnovaatiokumppanuus|\bparteneriat pentru inovare|\binovacne partnerstvo|\binovacni partnerstvi/,
-	],
-	[
-		"qualification_system",
-		/\bqualification system|\bqualifikationssystem|\bprequalification system|\bsysteme de qualification|\bsistema de (clasificacion|calificacion)|\bsistema di qualificazione|\bkwalificatiesysteem|\bsystem kwalifikowania|\bkvalifikasjonsordning|\bkvalificeringssystem|\bkvalifikationsordning|\bpatevyysjarjestelma/,
-	],
-	[
-		"negotiated",
-		/\bnegotiated (procedure|with (prior )?(publication|a call))|\bcompetitive (procedure with negotiation|negotiation)|\bnegotiation procedure|\bverhandlungsverfahren|\bprocedure (concurrentielle avec negociation|negociee)|\bprocedimiento (de licitacion )?(con negociacion|negociado)|\bprocedura (competitiva con negoziazione|negoziata)|\bmededingingsprocedure met onderhandeling|\bonderhandelingsprocedure|\bnegocjacje z ogloszeniem|\bforhandlat forfarande|\bupphandling med forhandling|\budbud med forhandling|\bforhandlet procedure|\bkonkurranse med forhandling|\bforhandlet prosedyre|\bneuvottelumenettely|\bprocedura de negociere|\bnegociere competitiva|\bprocedimento de negociacao|\brokovacie konanie|\bjednaci rizeni/,
-	],
-	[
-		"restricted",
-		/\brestricted (procedure|tender|competition|call)|\bnon-?open\b|\bselective (tender|procedure)|\bnicht ?offenes? verfahren|\bnichtoffen|\bbeschrankte ausschreibung|\bprocedure restreinte|\bappel d'offres restreint|\bprocedimiento restringido|\blicitacion restringida|\binvitacion (restringida )?a cuando menos|\binvitacion restringida|\bprocedura ristretta|\bniet[- ]openbare|\bprzetarg ograniczony|\bselektivt forfarande|\bbegraenset udbud|\bbegrenset (anbuds|tilbuds)?konkurranse|\brajoitettu menettely|\blicitatie restransa|\bconcurso limitado|\buzsie sutaz|\buzsi rizeni/,
-	],
-	["other_multi_stage", /\bother multiple stage|\bother multi[- ]stage/],
-	["other_single_stage", /\bother single stage/],
-	[
-		"open",
-		/\bopen (procedure|tender|tendering|competition|call for tenders|bidding)|\boffenes verfahren|\boffentliche ausschreibung|\bprocedure ouverte|\bappel d'offres ouvert|\bprocedimiento abierto|\blicitacion publica|\bprocedura aperta|\bopenbare procedure|\bprzetarg nieograniczony|\boppet forfarande|\boffentligt udbud|\bapen (anbuds|tilbuds)?konkurranse|\bavoin menettely|\blicitatie (deschisa|publica)|\bcerere (a|de) ofert|\bconcurso publico|\bprocedimento aberto|\botevrene rizeni|\bverejna sutaz|\bnyilt eljaras|\bodprti postopek|\batklats konkurss|\batviras konkursas|\bavatud hankemenetlus|\botvoreni postupak|ανοικτη διαδικασια|ανοιχτη διαδικασια|открита процедура|відкриті торги/,
-	],
-];
+		[
+			"call_off",
+			[
+				"call[- ]?offs?\\b", "mini[- ]?competition", "further competition\\b", "reopening of competition\\b",
+				"under (a|an|the) (existing )?framework\\b", "from (a|an|the) framework\\b", "abruf", "marche subsequent", "marches subsequents",
+				"contratos? basados? en (un )?acuerdo marco", "derivad[oa] de (un )?acuerdo marco", "appalto specifico",
+				"adesione (a|ad) (un )?accordo quadro", "nadere opdracht", "minicompetitie", "na podstawie umowy ramowej", "avrop\\b",
+				"fornyad konkurrensutsattning", "miniudbud", "genabning af konkurrencen", "minikilpailutus", "kevennetty kilpailutus",
+			],
+		],
+		[
+			"negotiated_without_call",
+			[
+				"without (a )?(prior )?(publication|call for competition|competition notice|notice)\\b",
+				"ohne (vorherige |vorherigen )?(bekanntmachung|veroffentlichung|teilnahmewettbewerb|aufruf)",
+				"sans (publication|mise en concurrence)", "sin (publicidad|publicacion)", "senza (previa )?(pubblicazione|bando)",
+				"zonder (voorafgaande )?(bekendmaking|aankondiging)", "bez (uprzedniego )?(ogloszenia|publikacji)", "utan (foregaende )?annonsering",
+				"uden (forudgaende )?offentliggorelse", "uten (forutgaende )?kunngjoring",
+				"ilman (ennakkoilmoitusta|hankintailmoitusta|hankintailmoituksen)", "fara publicare",
+				"bez (predchadzajuceho |predchoziho )?(zverejnenia|uverejneni)",
+			],
+		],
+		[
+			"direct_award",
+			[
+				"direct (award|contract|procurement|purchase)", "single (tender action|source)\\b", "sole[- ]source",
+				"awarded (directly )?to (a|one) single supplier", "without competition\\b", "non[- ]?competitive", "direktvergabe",
+				"freihandige vergabe", "gre a gre", "attribution directe", "adjudicacion directa", "contratacion directa", "affidamento diretto",
+				"ajuste direto", "contratacao direta", "onderhandse gunning", "enkelvoudig onderhands", "z wolnej reki", "direktupphandling",
+				"direkte tildeling", "direktekjop", "direkteanskaffelse", "suorahankinta", "atribuire directa",
+			],
+		],
+		[
+			"competitive_dialogue",
+			[
+				"competitive dialogue", "wettbewerblicher dialog", "dialogue competitif", "dialogo competitivo", "dialog konkurencyjny",
+				"konkurrenspraglad dialog", "konkurrencepraeget dialog", "konkurransepreget dialog", "concurrentiegerichte dialoog",
+				"kilpailullinen neuvottelumenettely", "dialog competitiv", "sutazny dialog", "soutezni dialog",
+			],
+		],
+		[
+			"innovation_partnership",
+			[
+				"innovation partnership", "innovationspartnerschaft", "partenariat d'innovation", "asociacion para la innovacion",
+				"partenariato per l'innovazione", "partnerstwo innowacyjne", "innovationspartnerskap", "innovasjonspartnerskap",
+				"innovatiepartnerschap", "innovaatiokumppanuus", "parteneriat pentru inovare", "inovacne partnerstvo", "inovacni partnerstvi",
+			],
+		],
+		[
+			"qualification_system",
+			[
+				"qualification system", "qualifikationssystem", "prequalification system", "systeme de qualification",
+				"sistema de (clasificacion|calificacion)", "sistema di qualificazione", "kwalificatiesysteem", "system kwalifikowania",
+				"kvalifikasjonsordning", "kvalificeringssystem", "kvalifikationsordning", "patevyysjarjestelma",
+			],
+		],
+		[
+			"negotiated",
+			[
+				"negotiated (procedure|with (prior )?(publication|a call))", "competitive (procedure with negotiation|negotiation)",
+				"negotiation procedure", "verhandlungsverfahren", "procedure (concurrentielle avec negociation|negociee)",
+				"procedimiento (de licitacion )?(con negociacion|negociado)", "procedura (competitiva con negoziazione|negoziata)",
+				"mededingingsprocedure met onderhandeling", "onderhandelingsprocedure", "negocjacje z ogloszeniem", "forhandlat forfarande",
+				"upphandling med forhandling", "udbud med forhandling", "forhandlet procedure", "konkurranse med forhandling", "forhandlet prosedyre",
+				"neuvottelumenettely", "procedura de negociere", "negociere competitiva", "procedimento de negociacao", "rokovacie konanie",
+				"jednaci rizeni",
+			],
+		],
+		[
+			"restricted",
+			[
+				"restricted (procedure|tender|competition|call)", "non-?open\\b", "selective (tender|procedure)", "nicht ?offenes? verfahren",
+				"nichtoffen", "beschrankte ausschreibung", "procedure restreinte", "appel d'offres restreint", "procedimiento restringido",
+				"licitacion restringida", "invitacion (restringida )?a cuando menos", "invitacion restringida", "procedura ristretta",
+				"niet[- ]openbare", "przetarg ograniczony", "selektivt forfarande", "begraenset udbud", "begrenset (anbuds|tilbuds)?konkurranse",
+				"rajoitettu menettely", "licitatie restransa", "concurso limitado", "uzsie sutaz", "uzsi rizeni",
+			],
+		],
+		[
+			"other_multi_stage",
+			[
+				"other multiple stage", "other multi[- ]stage",
+			],
+		],
+		[
+			"other_single_stage",
+			[
+				"other single stage",
+			],
+		],
+		[
+			"open",
+			[
+				"open (procedure|tender|tendering|competition|call for tenders|bidding)", "offenes verfahren", "offentliche ausschreibung",
+				"procedure ouverte", "appel d'offres ouvert", "procedimiento abierto", "licitacion publica", "procedura aperta", "openbare procedure",
+				"przetarg nieograniczony", "oppet forfarande", "offentligt udbud", "apen (anbuds|tilbuds)?konkurranse", "avoin menettely",
+				"licitatie (deschisa|publica)", "cerere (a|de) ofert", "concurso publico", "procedimento aberto", "otevrene rizeni", "verejna sutaz",
+				"nyilt eljaras", "odprti postopek", "atklats konkurss", "atviras konkursas", "avatud hankemenetlus", "otvoreni postupak",
+				"ανοικτη διαδικασια", "ανοιχτη διαδικασια", "открита процедура", "відкриті торги",
+			],
+		],
+	] as [ProcedureKindName, string[]][]
+).map(([kind, names]) => [kind, namesPattern(names)]);
 
 // Word stems that name a kind only in a field that holds a procedure's name (procurementMethodDetails):
 // in running text they would as well match "prices may be negotiated", and "full and open" there
 // needs the negations the English text rules handle ("other than full and open competition").
-const STEMS: [ProcedureKindName, RegExp][] = [
-	["negotiated", /\bnegotiat|\bverhandlung|\bnegocie|\bnegociad|\bnegociacion|\bnegoziat|\bonderhandel|\bnegocjac|\bforhandl|\bneuvottelu|\bnegociere|\bnegociacao/],
-	["restricted", /\brestricted\b|\bselective\b|\binvited\b/],
-	["open", /^\s*open\b|\bopen\s*$|\bfull and open\b|\bunrestricted\b/],
-];
+const STEMS: [ProcedureKindName, RegExp][] = (
+	[
+		[
+			"negotiated",
+			[
+				"negotiat", "verhandlung", "negocie", "negociad", "negociacion", "negoziat", "onderhandel", "negocjac", "forhandl", "neuvottelu",
+				"negociere", "negociacao",
+			],
+		],
+		[
+			"restricted",
+			[
+				"restricted\\b", "selective\\b", "invited\\b",
+			],
+		],
+		[
+			"open",
+			[
+				"^\\s*open\\b", "open\\s*$", "full and open\\b", "unrestricted\\b",
+			],
+		],
+	] as [ProcedureKindName, string[]][]
+).map(([kind, names]) => [kind, namesPattern(names)]);
 
-/** Lower case, accents and other combining marks removed, ß as ss, ø, æ, å, œ spelt out, dashes and apostrophes plain. */
+/** Lower case, no accents or other combining marks, ß as ss, ø, æ, å, œ spelt out, plain dashes and apostrophes. */
 export function foldForNames(text: string): string {
 	return text
 		.normalize("NFD")
@@ -114,7 +204,15 @@ export function kindOfProcedureName(name: string | null | undefined): ProcedureK
 // awards and negotiation without publication are left out: notices that set up a framework describe
 // its later call-offs, and EU notices reserve the right to a negotiated procedure without
 // publication for repeat work, neither of which is the procedure being run.
-const STATED_IN_TEXT = new Set<ProcedureKindName>(["open", "other_single_stage", "restricted", "negotiated", "competitive_dialogue", "innovation_partnership", "qualification_system"]);
+const STATED_IN_TEXT = new Set<ProcedureKindName>([
+	"open",
+	"other_single_stage",
+	"restricted",
+	"negotiated",
+	"competitive_dialogue",
+	"innovation_partnership",
+	"qualification_system",
+]);
 
 /** The procedure a sentence of running text names as this notice's, or null. */
 export function procedureNamedIn(sentence: string): ProcedureKindName | null {

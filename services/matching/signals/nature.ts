@@ -32,8 +32,14 @@ export interface NatureResult {
 	evidence: string | null;
 }
 
+// "Works" as the head noun of a title names construction work ("Flood Remediation Works").
+const WORKS_TITLE = new RegExp(
+	`\\b(${["remediation", "civil", "building", "construction", "road", "drainage", "refurbishment", "upgrade"].join("|")}` +
+		`|${["landscaping", "earth", "site", "bridge", "sewer", "stormwater", "fit-?out"].join("|")}) works\\b`,
+);
+
 const CONSTRUCTION_TITLE =
-	/\b(remediation|civil|building|construction|road|drainage|refurbishment|upgrade|landscaping|earth|site|bridge|sewer|stormwater|fit-?out) works\b|\bconstruction\b|\brenovation\b|\brenovate\b|\bdesign[- ]build\b|\broof(ing)? (replacement|repairs?|restoration)\b|\bre-?roof(ing)?\b|\bpaving\b|\bpavement\b|\bmill and overlay\b|\bdemolition\b|\bgeneral contractor\b|\bremodel(ing)?\b|\bresurfacing\b|\bbuilding (addition|expansion)\b|\bnew (\w+ ){0,3}(building|facility|station|school|headquarters)\b|\b(bridge|culvert) (replacement|rehabilitation|repair)\b|\bsite work\b|\bsitework\b|\binfrastructure improvements?\b|\babatement\b|\bhvac (replacement|upgrade)\b|\bstreetscape\b/;
+	/\bconstruction\b|\brenovation\b|\brenovate\b|\bdesign[- ]build\b|\broof(ing)? (replacement|repairs?|restoration)\b|\bre-?roof(ing)?\b|\bpaving\b|\bpavement\b|\bmill and overlay\b|\bdemolition\b|\bgeneral contractor\b|\bremodel(ing)?\b|\bresurfacing\b|\bbuilding (addition|expansion)\b|\bnew (\w+ ){0,3}(building|facility|station|school|headquarters)\b|\b(bridge|culvert) (replacement|rehabilitation|repair)\b|\bsite work\b|\bsitework\b|\binfrastructure improvements?\b|\babatement\b|\bhvac (replacement|upgrade)\b|\bstreetscape\b/;
 
 const CONSTRUCTION_TEXT = [
 	/\bmagnitude of construction\b/,
@@ -69,7 +75,8 @@ const GENERIC_TITLE =
 	/^[\s\d\W]*(requirement|solicitation|contract|project|procurement|tender|notice|acquisition|purchase order|order|bid package|package|rfq|rfp|ifb|itb|lot|call[- ]off)s?\b[\s\d\W]*(no\.?|number|#)?[\s\d\W]*$/;
 
 // "Supply of" at the head of a title in the EU's other languages (folded: no accents).
-const SUPPLY_HEAD = /^(lieferung|fourniture|suministro|fornitura|levering|dostawa|leverans|toimitus|dodavka|dodavk|furnizare|fornecimento|προμηθεια|доставка)\b/;
+const SUPPLY_WORDS = ["lieferung", "fourniture", "suministro", "fornitura", "levering", "dostawa", "leverans", "toimitus", "dodavka", "furnizare"];
+const SUPPLY_HEAD = new RegExp(`^(${[...SUPPLY_WORDS, "fornecimento"].join("|")})\\b|^(προμηθεια|доставка)`);
 
 const GOODS_HEAD = /^(supply|purchase|procurement|acquisition|furnish|provision of (goods|equipment))\b|\bsupply (of|and delivery)\b|\bpurchase of\b|\bsupply only\b|\bfurnish\b/;
 
@@ -232,7 +239,8 @@ function natureFromText(n: PreparedNotice): NatureResult {
 	if (!english && totalVotes > 0) return byVotes(votes, "codes");
 
 	// 1. construction
-	if (CONSTRUCTION_TITLE.test(title) && !GOODS_HEAD.test(head)) return { value: "construction", rule: "construction_title", evidence: n.title };
+	const constructionTitle = CONSTRUCTION_TITLE.test(title) || WORKS_TITLE.test(title);
+	if (constructionTitle && !GOODS_HEAD.test(head)) return { value: "construction", rule: "construction_title", evidence: n.title };
 	const constructionCues = CONSTRUCTION_TEXT.filter((re) => re.test(n.all)).length;
 	const constructionShare = totalVotes > 0 ? votes.construction / totalVotes : 0;
 	const strongCodes = votes.construction >= 1; // not a NAICS sector alone
@@ -299,7 +307,14 @@ function readsAsEnglish(lower: string): boolean {
 // The structured contract nature's text rules that may override it: a works code on a title that
 // plainly supplies goods or buys a service ("Supply, Installation and Commissioning of Generators",
 // "Preventative Maintenance of PABX") is the publisher's default, not the purchase.
-const OVERRIDES_WORKS = new Set(["supply_title", "supply_only", "service_title", "no_goods_purchased", "supply_and_service_title", "goods_with_substantial_services"]);
+const OVERRIDES_WORKS = new Set([
+	"supply_title",
+	"supply_only",
+	"service_title",
+	"no_goods_purchased",
+	"supply_and_service_title",
+	"goods_with_substantial_services",
+]);
 
 // A goods code often names the object a service is done to (GSIN "Scales and Balances" on a
 // calibration contract, "Generators" on a rental): a title that heads with the service, or a notice

@@ -45,7 +45,9 @@ describe("eForms: the real contract notice", () => {
 		// The lot's item reads its name and its description: the name alone often says little.
 		expect(n.items).toEqual([
 			{
-				description: `${n.title}: The purpose of this contract is to formalise the Councils requirement to employ a contractor to carry out a planned programme of in-service inspection and testing of electrical equipment within the Councils public buildings.`,
+				description:
+					`${n.title}: The purpose of this contract is to formalise the Councils requirement to employ a contractor to carry out ` +
+					"a planned programme of in-service inspection and testing of electrical equipment within the Councils public buildings.",
 				quantity: null,
 				unit: null,
 				classification: { scheme: "CPV", code: "71630000" },

@@ -117,7 +117,8 @@ describe("OCDS: the procedure and the contract nature", () => {
 	});
 
 	it("marks frameworks: a related framework process makes a call-off, techniques one that sets it up", () => {
-		const callOff = ocds(release({ procurementMethod: "open" }, { relatedProcesses: [{ id: "1", relationship: ["framework"], identifier: "ocds-abc123-0000" }] }));
+		const related = { relatedProcesses: [{ id: "1", relationship: ["framework"], identifier: "ocds-abc123-0000" }] };
+		const callOff = ocds(release({ procurementMethod: "open" }, related));
 		expect(callOff.procedure).toMatchObject({ kind: "call_off", competition: "restricted", framework: "call_off" });
 		const setsUp = ocds(release({ procurementMethod: "open", techniques: { hasFrameworkAgreement: true } }));
 		expect(setsUp.procedure).toMatchObject({ kind: "open", competition: "open", framework: "agreement" });
@@ -186,13 +187,15 @@ describe("eForms: the procedure, lots and quantities", () => {
 		expect(only(withCode("oth-single")).procedure).toMatchObject({ kind: "other_single_stage", competition: "open" });
 		const framework = twoLots.replace(
 			"<cac:TenderSubmissionDeadlinePeriod>",
-			'<cac:ContractingSystem><cbc:ContractingSystemTypeCode listName="framework-agreement">fa-wo-rc</cbc:ContractingSystemTypeCode></cac:ContractingSystem><cac:TenderSubmissionDeadlinePeriod>',
+			'<cac:ContractingSystem><cbc:ContractingSystemTypeCode listName="framework-agreement">fa-wo-rc</cbc:ContractingSystemTypeCode>' +
+				"</cac:ContractingSystem><cac:TenderSubmissionDeadlinePeriod>",
 		);
 		expect(only(framework).procedure).toMatchObject({ kind: "open", framework: "agreement" });
 	});
 
 	it("reads a qualification system from the notice type when there is no procedure code", () => {
-		const qualification = twoLots.replace(/<cac:TenderingProcess>\s*<cbc:ProcedureCode[^<]*<\/cbc:ProcedureCode>\s*<\/cac:TenderingProcess>/, "").replace(">cn-standard<", ">qu-sy<");
+		const noCode = twoLots.replace(/<cac:TenderingProcess>\s*<cbc:ProcedureCode[^<]*<\/cbc:ProcedureCode>\s*<\/cac:TenderingProcess>/, "");
+		const qualification = noCode.replace(">cn-standard<", ">qu-sy<");
 		expect(only(qualification).procedure).toMatchObject({ kind: "qualification_system", competition: "restricted", code: "qu-sy" });
 	});
 
@@ -200,10 +203,16 @@ describe("eForms: the procedure, lots and quantities", () => {
 		const n = only(
 			twoLots.replace(
 				"<cbc:Name languageID=\"ENG\">Access layer switches (48-port PoE+)</cbc:Name>",
-				'<cbc:Name languageID="ENG">Access layer switches (48-port PoE+)</cbc:Name><cbc:Description languageID="ENG">48-port PoE+ switches for the ward closets</cbc:Description><cbc:EstimatedOverallContractQuantity unitCode="C62">120</cbc:EstimatedOverallContractQuantity>',
+				'<cbc:Name languageID="ENG">Access layer switches (48-port PoE+)</cbc:Name>' +
+					'<cbc:Description languageID="ENG">48-port PoE+ switches for the ward closets</cbc:Description>' +
+					'<cbc:EstimatedOverallContractQuantity unitCode="C62">120</cbc:EstimatedOverallContractQuantity>',
 			),
 		);
-		expect(n.items[0]).toMatchObject({ description: "Access layer switches (48-port PoE+): 48-port PoE+ switches for the ward closets", quantity: 120, unit: "C62" });
+		expect(n.items[0]).toMatchObject({
+			description: "Access layer switches (48-port PoE+): 48-port PoE+ switches for the ward closets",
+			quantity: 120,
+			unit: "C62",
+		});
 	});
 
 	it("accepts a prior information notice without a procedure identifier as its own procedure", () => {

@@ -72,7 +72,10 @@ describe("bid_eligibility from the structured procedure", () => {
 	});
 
 	it("lets a market-research notice stay unknown unless a procedure code or name is stated", () => {
-		const sourcesSought = notice({ title: "Sources Sought: Benchtop Centrifuges", description: "This is a sources sought notice for market research purposes only." });
+		const sourcesSought = notice({
+			title: "Sources Sought: Benchtop Centrifuges",
+			description: "This is a sources sought notice for market research purposes only.",
+		});
 		expect(extractSignals({ ...sourcesSought, procedure: procedure("unrestricted", "open", { code: "NONE" }) }).bid_eligibility).toBe("unknown");
 		expect(extractSignals({ ...sourcesSought, procedure: procedure("open", "open") }).bid_eligibility).toBe("open");
 	});
@@ -132,7 +135,10 @@ describe("procurement_nature from the coded contract nature", () => {
 	});
 
 	it("lets the codes speak first for text the English word rules cannot read", () => {
-		const french = notice({ title: "Concours restreint de maîtrise d'œuvre en vue de la construction d'un collège", categories: [{ scheme: "CPV", code: "71220000" }] });
+		const french = notice({
+			title: "Concours restreint de maîtrise d'œuvre en vue de la construction d'un collège",
+			categories: [{ scheme: "CPV", code: "71220000" }],
+		});
 		expect(extractSignals(french).procurement_nature).toBe("services");
 		const spanish = notice({
 			title: "CONSTRUCCIÓN DE PAVIMENTO TIPO ASFALTO EN DISTINTOS PUNTOS DE LA CIUDAD",
