@@ -39,8 +39,9 @@ function namesPattern(names: readonly string[]): RegExp {
 
 // Procedure names as publishers write them, matched on folded text (lower case, no accents).
 // Checked in this order, the first kind that matches wins: "negotiated procedure without
-// publication" is not "negotiated", a "non-open procedure" is not "open", and a call-off "under a
-// framework set up by open procedure" is a call-off.
+// publication" is not "negotiated", a "non-open procedure" is not "open", a call-off "under a
+// framework set up by open procedure" is a call-off, and a "qualification system without call for
+// competition" is a qualification system.
 const NAMES: [ProcedureKindName, RegExp][] = (
 	[
 		[
@@ -53,6 +54,13 @@ const NAMES: [ProcedureKindName, RegExp][] = (
 				"fornyad konkurrensutsattning", "miniudbud", "genabning af konkurrencen", "minikilpailutus", "kevennetty kilpailutus",
 			],
 		],
+		[
+			"qualification_system",
+			[
+				"qualification system", "qualifikationssystem", "prequalification system", "systeme de qualification",
+				"sistema de (clasificacion|calificacion)", "sistema di qualificazione", "kwalificatiesysteem", "system kwalifikowania",
+				"kvalifikasjonsordning", "kvalificeringssystem", "kvalifikationsordning", "patevyysjarjestelma",
+			],
 		[
 			"negotiated_without_call",
 			[
@@ -91,13 +99,6 @@ const NAMES: [ProcedureKindName, RegExp][] = (
 				"innovatiepartnerschap", "innovaatiokumppanuus", "parteneriat pentru inovare", "inovacne partnerstvo", "inovacni partnerstvi",
 			],
 		],
-		[
-			"qualification_system",
-			[
-				"qualification system", "qualifikationssystem", "prequalification system", "systeme de qualification",
-				"sistema de (clasificacion|calificacion)", "sistema di qualificazione", "kwalificatiesysteem", "system kwalifikowania",
-				"kvalifikasjonsordning", "kvalificeringssystem", "kvalifikationsordning", "patevyysjarjestelma",
-			],
 		],
 		[
 			"negotiated",

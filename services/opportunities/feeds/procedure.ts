@@ -1,6 +1,6 @@
 // Exists so that every feed states its procedure in one vocabulary: the signals extractor then
 // decides who may bid from the notice's structure (OCDS procurementMethod and its details, eForms
-// procedure codes, SAM.gov "no set-aside") before it reads any prose. The tables below are
+// and TED procedure codes, SAM.gov "no set-aside") before it reads any prose. The tables below are
 // the ones README.md shows; a code not listed keeps its code and text with kind null. Publishers'
 // own names for procedures (any language) are read by shared/procedure-names.ts.
 
@@ -45,6 +45,25 @@ export const EFORMS_NOTICE_TYPES: Record<string, ProcedureKind> = {
 
 /** eForms framework-agreement (BT-765) and dps-usage (BT-766) codes that set one up. */
 export const EFORMS_FRAMEWORK_CODES = new Set(["fa-wo-rc", "fa-w-rc", "fa-mix", "dps-list", "dps-nlist"]);
+
+/** TED R2.0.9 forms: the element under PROCEDURE names the procedure. */
+export const TED_PROCEDURES: Record<string, ProcedureKind> = {
+	PT_OPEN: "open",
+	PT_RESTRICTED: "restricted",
+	PT_COMPETITIVE_NEGOTIATION: "negotiated",
+	PT_NEGOTIATED_WITH_PRIOR_CALL: "negotiated",
+	PT_COMPETITIVE_DIALOGUE: "competitive_dialogue",
+	PT_INNOVATION_PARTNERSHIP: "innovation_partnership",
+	PT_NEGOTIATED_WITHOUT_PUBLICATION: "negotiated_without_call",
+	PT_AWARD_CONTRACT_WITHOUT_CALL: "negotiated_without_call",
+	PT_AWARD_CONTRACT_WITHOUT_PUBLICATION: "negotiated_without_call",
+};
+
+/** TED R2.0.9 document types (TD_DOCUMENT_TYPE) that say the procedure when no PT_* element does. */
+export const TED_DOCUMENT_TYPES: Record<string, ProcedureKind> = {
+	O: "qualification_system",
+	Q: "qualification_system",
+};
 
 /** SAM.gov notice types (`type`) that state a procedure. */
 export const SAM_TYPES: Record<string, ProcedureKind> = {
