@@ -37,143 +37,143 @@ function namesPattern(names: readonly string[]): RegExp {
 	return new RegExp(names.map((n) => (/^[a-z(]/.test(n) ? `\\b${n}` : n)).join("|"));
 }
 
+function compile(lists: readonly (readonly [ProcedureKindName, readonly string[]])[]): [ProcedureKindName, RegExp][] {
+	return lists.map(([kind, names]) => [kind, namesPattern(names)]);
+}
+
 // Procedure names as publishers write them, matched on folded text (lower case, no accents).
 // Checked in this order, the first kind that matches wins: "negotiated procedure without
 // publication" is not "negotiated", a "non-open procedure" is not "open", a call-off "under a
 // framework set up by open procedure" is a call-off, and a "qualification system without call for
 // competition" is a qualification system.
-const NAMES: [ProcedureKindName, RegExp][] = (
+const NAMES = compile([
 	[
+		"call_off",
 		[
-			"call_off",
-			[
-				"call[- ]?offs?\\b", "mini[- ]?competition", "further competition\\b", "reopening of competition\\b",
-				"under (a|an|the) (existing )?framework\\b", "from (a|an|the) framework\\b", "abruf", "marche subsequent", "marches subsequents",
-				"contratos? basados? en (un )?acuerdo marco", "derivad[oa] de (un )?acuerdo marco", "appalto specifico",
-				"adesione (a|ad) (un )?accordo quadro", "nadere opdracht", "minicompetitie", "na podstawie umowy ramowej", "avrop\\b",
-				"fornyad konkurrensutsattning", "miniudbud", "genabning af konkurrencen", "minikilpailutus", "kevennetty kilpailutus",
-			],
+			"call[- ]?offs?\\b", "mini[- ]?competition", "further competition\\b", "reopening of competition\\b",
+			"under (a|an|the) (existing )?framework\\b", "from (a|an|the) framework\\b", "abruf", "marche subsequent", "marches subsequents",
+			"contratos? basados? en (un )?acuerdo marco", "derivad[oa] de (un )?acuerdo marco", "appalto specifico",
+			"adesione (a|ad) (un )?accordo quadro", "nadere opdracht", "minicompetitie", "na podstawie umowy ramowej", "avrop\\b",
+			"fornyad konkurrensutsattning", "miniudbud", "genabning af konkurrencen", "minikilpailutus", "kevennetty kilpailutus",
 		],
+	],
+	[
+		"qualification_system",
 		[
-			"qualification_system",
-			[
-				"qualification system", "qualifikationssystem", "prequalification system", "systeme de qualification",
-				"sistema de (clasificacion|calificacion)", "sistema di qualificazione", "kwalificatiesysteem", "system kwalifikowania",
-				"kvalifikasjonsordning", "kvalificeringssystem", "kvalifikationsordning", "patevyysjarjestelma",
-			],
+			"qualification system", "qualifikationssystem", "prequalification system", "systeme de qualification",
+			"sistema de (clasificacion|calificacion)", "sistema di qualificazione", "kwalificatiesysteem", "system kwalifikowania",
+			"kvalifikasjonsordning", "kvalificeringssystem", "kvalifikationsordning", "patevyysjarjestelma",
+		],
+	],
+	[
+		"negotiated_without_call",
 		[
-			"negotiated_without_call",
-			[
-				"without (a )?(prior )?(publication|call for competition|competition notice|notice)\\b",
-				"ohne (vorherige |vorherigen )?(bekanntmachung|veroffentlichung|teilnahmewettbewerb|aufruf)",
-				"sans (publication|mise en concurrence)", "sin (publicidad|publicacion)", "senza (previa )?(pubblicazione|bando)",
-				"zonder (voorafgaande )?(bekendmaking|aankondiging)", "bez (uprzedniego )?(ogloszenia|publikacji)", "utan (foregaende )?annonsering",
-				"uden (forudgaende )?offentliggorelse", "uten (forutgaende )?kunngjoring",
-				"ilman (ennakkoilmoitusta|hankintailmoitusta|hankintailmoituksen)", "fara publicare",
-				"bez (predchadzajuceho |predchoziho )?(zverejnenia|uverejneni)",
-			],
+			"without (a )?(prior )?(publication|call for competition|competition notice|notice)\\b",
+			"ohne (vorherige |vorherigen )?(bekanntmachung|veroffentlichung|teilnahmewettbewerb|aufruf)",
+			"sans (publication|mise en concurrence)", "sin (publicidad|publicacion)", "senza (previa )?(pubblicazione|bando)",
+			"zonder (voorafgaande )?(bekendmaking|aankondiging)", "bez (uprzedniego )?(ogloszenia|publikacji)", "utan (foregaende )?annonsering",
+			"uden (forudgaende )?offentliggorelse", "uten (forutgaende )?kunngjoring",
+			"ilman (ennakkoilmoitusta|hankintailmoitusta|hankintailmoituksen)", "fara publicare",
+			"bez (predchadzajuceho |predchoziho )?(zverejnenia|uverejneni)",
 		],
+	],
+	[
+		"direct_award",
 		[
-			"direct_award",
-			[
-				"direct (award|contract|procurement|purchase)", "single (tender action|source)\\b", "sole[- ]source",
-				"awarded (directly )?to (a|one) single supplier", "without competition\\b", "non[- ]?competitive", "direktvergabe",
-				"freihandige vergabe", "gre a gre", "attribution directe", "adjudicacion directa", "contratacion directa", "affidamento diretto",
-				"ajuste direto", "contratacao direta", "onderhandse gunning", "enkelvoudig onderhands", "z wolnej reki", "direktupphandling",
-				"direkte tildeling", "direktekjop", "direkteanskaffelse", "suorahankinta", "atribuire directa",
-			],
+			"direct (award|contract|procurement|purchase)", "single (tender action|source)\\b", "sole[- ]source",
+			"awarded (directly )?to (a|one) single supplier", "without competition\\b", "non[- ]?competitive", "direktvergabe",
+			"freihandige vergabe", "gre a gre", "attribution directe", "adjudicacion directa", "contratacion directa", "affidamento diretto",
+			"ajuste direto", "contratacao direta", "onderhandse gunning", "enkelvoudig onderhands", "z wolnej reki", "direktupphandling",
+			"direkte tildeling", "direktekjop", "direkteanskaffelse", "suorahankinta", "atribuire directa",
 		],
+	],
+	[
+		"competitive_dialogue",
 		[
-			"competitive_dialogue",
-			[
-				"competitive dialogue", "wettbewerblicher dialog", "dialogue competitif", "dialogo competitivo", "dialog konkurencyjny",
-				"konkurrenspraglad dialog", "konkurrencepraeget dialog", "konkurransepreget dialog", "concurrentiegerichte dialoog",
-				"kilpailullinen neuvottelumenettely", "dialog competitiv", "sutazny dialog", "soutezni dialog",
-			],
+			"competitive dialogue", "wettbewerblicher dialog", "dialogue competitif", "dialogo competitivo", "dialog konkurencyjny",
+			"konkurrenspraglad dialog", "konkurrencepraeget dialog", "konkurransepreget dialog", "concurrentiegerichte dialoog",
+			"kilpailullinen neuvottelumenettely", "dialog competitiv", "sutazny dialog", "soutezni dialog",
 		],
+	],
+	[
+		"innovation_partnership",
 		[
-			"innovation_partnership",
-			[
-				"innovation partnership", "innovationspartnerschaft", "partenariat d'innovation", "asociacion para la innovacion",
-				"partenariato per l'innovazione", "partnerstwo innowacyjne", "innovationspartnerskap", "innovasjonspartnerskap",
-				"innovatiepartnerschap", "innovaatiokumppanuus", "parteneriat pentru inovare", "inovacne partnerstvo", "inovacni partnerstvi",
-			],
+			"innovation partnership", "innovationspartnerschaft", "partenariat d'innovation", "asociacion para la innovacion",
+			"partenariato per l'innovazione", "partnerstwo innowacyjne", "innovationspartnerskap", "innovasjonspartnerskap",
+			"innovatiepartnerschap", "innovaatiokumppanuus", "parteneriat pentru inovare", "inovacne partnerstvo", "inovacni partnerstvi",
 		],
-		],
+	],
+	[
+		"negotiated",
 		[
-			"negotiated",
-			[
-				"negotiated (procedure|with (prior )?(publication|a call))", "competitive (procedure with negotiation|negotiation)",
-				"negotiation procedure", "verhandlungsverfahren", "procedure (concurrentielle avec negociation|negociee)",
-				"procedimiento (de licitacion )?(con negociacion|negociado)", "procedura (competitiva con negoziazione|negoziata)",
-				"mededingingsprocedure met onderhandeling", "onderhandelingsprocedure", "negocjacje z ogloszeniem", "forhandlat forfarande",
-				"upphandling med forhandling", "udbud med forhandling", "forhandlet procedure", "konkurranse med forhandling", "forhandlet prosedyre",
-				"neuvottelumenettely", "procedura de negociere", "negociere competitiva", "procedimento de negociacao", "rokovacie konanie",
-				"jednaci rizeni",
-			],
+			"negotiated (procedure|with (prior )?(publication|a call))", "competitive (procedure with negotiation|negotiation)",
+			"negotiation procedure", "verhandlungsverfahren", "procedure (concurrentielle avec negociation|negociee)",
+			"procedimiento (de licitacion )?(con negociacion|negociado)", "procedura (competitiva con negoziazione|negoziata)",
+			"mededingingsprocedure met onderhandeling", "onderhandelingsprocedure", "negocjacje z ogloszeniem", "forhandlat forfarande",
+			"upphandling med forhandling", "udbud med forhandling", "forhandlet procedure", "konkurranse med forhandling", "forhandlet prosedyre",
+			"neuvottelumenettely", "procedura de negociere", "negociere competitiva", "procedimento de negociacao", "rokovacie konanie",
+			"jednaci rizeni",
 		],
+	],
+	[
+		"restricted",
 		[
-			"restricted",
-			[
-				"restricted (procedure|tender|competition|call)", "non-?open\\b", "selective (tender|procedure)", "nicht ?offenes? verfahren",
-				"nichtoffen", "beschrankte ausschreibung", "procedure restreinte", "appel d'offres restreint", "procedimiento restringido",
-				"licitacion restringida", "invitacion (restringida )?a cuando menos", "invitacion restringida", "procedura ristretta",
-				"niet[- ]openbare", "przetarg ograniczony", "selektivt forfarande", "begraenset udbud", "begrenset (anbuds|tilbuds)?konkurranse",
-				"rajoitettu menettely", "licitatie restransa", "concurso limitado", "uzsie sutaz", "uzsi rizeni",
-			],
+			"restricted (procedure|tender|competition|call)", "non-?open\\b", "selective (tender|procedure)", "nicht ?offenes? verfahren",
+			"nichtoffen", "beschrankte ausschreibung", "procedure restreinte", "appel d'offres restreint", "procedimiento restringido",
+			"licitacion restringida", "invitacion (restringida )?a cuando menos", "invitacion restringida", "procedura ristretta",
+			"niet[- ]openbare", "przetarg ograniczony", "selektivt forfarande", "begraenset udbud", "begrenset (anbuds|tilbuds)?konkurranse",
+			"rajoitettu menettely", "licitatie restransa", "concurso limitado", "uzsie sutaz", "uzsi rizeni",
 		],
+	],
+	[
+		"other_multi_stage",
 		[
-			"other_multi_stage",
-			[
-				"other multiple stage", "other multi[- ]stage",
-			],
+			"other multiple stage", "other multi[- ]stage",
 		],
+	],
+	[
+		"other_single_stage",
 		[
-			"other_single_stage",
-			[
-				"other single stage",
-			],
+			"other single stage",
 		],
+	],
+	[
+		"open",
 		[
-			"open",
-			[
-				"open (procedure|tender|tendering|competition|call for tenders|bidding)", "offenes verfahren", "offentliche ausschreibung",
-				"procedure ouverte", "appel d'offres ouvert", "procedimiento abierto", "licitacion publica", "procedura aperta", "openbare procedure",
-				"przetarg nieograniczony", "oppet forfarande", "offentligt udbud", "apen (anbuds|tilbuds)?konkurranse", "avoin menettely",
-				"licitatie (deschisa|publica)", "cerere (a|de) ofert", "concurso publico", "procedimento aberto", "otevrene rizeni", "verejna sutaz",
-				"nyilt eljaras", "odprti postopek", "atklats konkurss", "atviras konkursas", "avatud hankemenetlus", "otvoreni postupak",
-				"ανοικτη διαδικασια", "ανοιχτη διαδικασια", "открита процедура", "відкриті торги",
-			],
+			"open (procedure|tender|tendering|competition|call for tenders|bidding)", "offenes verfahren", "offentliche ausschreibung",
+			"procedure ouverte", "appel d'offres ouvert", "procedimiento abierto", "licitacion publica", "procedura aperta", "openbare procedure",
+			"przetarg nieograniczony", "oppet forfarande", "offentligt udbud", "apen (anbuds|tilbuds)?konkurranse", "avoin menettely",
+			"licitatie (deschisa|publica)", "cerere (a|de) ofert", "concurso publico", "procedimento aberto", "otevrene rizeni", "verejna sutaz",
+			"nyilt eljaras", "odprti postopek", "atklats konkurss", "atviras konkursas", "avatud hankemenetlus", "otvoreni postupak",
+			"ανοικτη διαδικασια", "ανοιχτη διαδικασια", "открита процедура", "відкриті торги",
 		],
-	] as [ProcedureKindName, string[]][]
-).map(([kind, names]) => [kind, namesPattern(names)]);
+	],
+]);
 
 // Word stems that name a kind only in a field that holds a procedure's name (procurementMethodDetails):
 // in running text they would as well match "prices may be negotiated", and "full and open" there
 // needs the negations the English text rules handle ("other than full and open competition").
-const STEMS: [ProcedureKindName, RegExp][] = (
+const STEMS = compile([
 	[
+		"negotiated",
 		[
-			"negotiated",
-			[
-				"negotiat", "verhandlung", "negocie", "negociad", "negociacion", "negoziat", "onderhandel", "negocjac", "forhandl", "neuvottelu",
-				"negociere", "negociacao",
-			],
+			"negotiat", "verhandlung", "negocie", "negociad", "negociacion", "negoziat", "onderhandel", "negocjac", "forhandl", "neuvottelu",
+			"negociere", "negociacao",
 		],
+	],
+	[
+		"restricted",
 		[
-			"restricted",
-			[
-				"restricted\\b", "selective\\b", "invited\\b",
-			],
+			"restricted\\b", "selective\\b", "invited\\b",
 		],
+	],
+	[
+		"open",
 		[
-			"open",
-			[
-				"^\\s*open\\b", "open\\s*$", "full and open\\b", "unrestricted\\b",
-			],
+			"^\\s*open\\b", "open\\s*$", "full and open\\b", "unrestricted\\b",
 		],
-	] as [ProcedureKindName, string[]][]
-).map(([kind, names]) => [kind, namesPattern(names)]);
+	],
+]);
 
 /** Lower case, no accents or other combining marks, ß as ss, ø, æ, å, œ spelt out, plain dashes and apostrophes. */
 export function foldForNames(text: string): string {

@@ -107,7 +107,8 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 	const labels = new Map(all(coded, "ted:NOTICE_DATA/ted:ORIGINAL_CPV").map((c) => [c.attrs.CODE ?? "", c.text] as const));
 	const main = cpvOf(first(objectContract, "ted:CPV_MAIN"), labels);
 	const lots = all(objectContract, "ted:OBJECT_DESCR");
-	const published = parseInstant(textAt(coded, "ted:REF_OJS/ted:DATE_PUB")?.replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3"), { naiveZone: "UTC", dateOnly: "start" });
+	const datePub = textAt(coded, "ted:REF_OJS/ted:DATE_PUB")?.replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3");
+	const published = parseInstant(datePub, { naiveZone: "UTC", dateOnly: "start" });
 	const procedure = first(form, "ted:PROCEDURE");
 	const deadlineRules: DateRules = { naiveZone: ZONES[country ?? ""] ?? "Europe/Brussels", dateOnly: "end" };
 	const deadline = parseInstant(joinDateAndTime(textAt(procedure, "ted:DATE_RECEIPT_TENDERS"), textAt(procedure, "ted:TIME_RECEIPT_TENDERS")), deadlineRules);
@@ -143,9 +144,21 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		currency: estimate?.currency ?? null,
 		set_aside: sheltered ? { code: null, text: "Reserved for sheltered workshops and economic operators aiming at the integration of disabled persons" } : null,
 		eligibility: cleanText(paragraphs(first(form, "ted:LEFTI/ted:SUITABILITY")), LIMITS.eligibility),
-		place_of_performance: placeOrNull({ country: cleanLine(country, 100), region: cleanLine(nuts, 100), city: null, postal_code: null, text: cleanLine(site, 1_000) }),
+		place_of_performance: placeOrNull({
+			country: cleanLine(country, 100),
+			region: cleanLine(nuts, 100),
+			city: null,
+			postal_code: null,
+			text: cleanLine(site, 1_000),
+		}),
 		contacts: body
-			? [{ name: cleanLine(textAt(body, "ted:CONTACT_POINT"), 200), email: cleanEmail(textAt(body, "ted:E_MAIL")), phone: cleanLine(textAt(body, "ted:PHONE"), 60) }]
+			? [
+					{
+						name: cleanLine(textAt(body, "ted:CONTACT_POINT"), 200),
+						email: cleanEmail(textAt(body, "ted:E_MAIL")),
+						phone: cleanLine(textAt(body, "ted:PHONE"), 60),
+					},
+				]
 			: [],
 		documents: ["ted:CONTRACTING_BODY/ted:URL_DOCUMENT", "ted:CONTRACTING_BODY/ted:URL_PARTICIPATION"].flatMap((path) => {
 			const url = safeUrl(textAt(form, path));

@@ -50,7 +50,13 @@ describe("TED R2.0.9: a contract notice", () => {
 
 	it("turns lots into items and keeps the CPV codes with their labels", () => {
 		expect(n.items).toEqual([
-			{ description: "Pöytäsentrifugit: Jäähdytetyt pöytäsentrifugit, 12 kpl.", quantity: null, unit: null, classification: { scheme: "CPV", code: "42931100" }, lot: "1" },
+			{
+				description: "Pöytäsentrifugit: Jäähdytetyt pöytäsentrifugit, 12 kpl.",
+				quantity: null,
+				unit: null,
+				classification: { scheme: "CPV", code: "42931100" },
+				lot: "1",
+			},
 			{
 				description: "Ultrasentrifugi: Lattiamallinen ultrasentrifugi.",
 				quantity: null,
@@ -65,7 +71,8 @@ describe("TED R2.0.9: a contract notice", () => {
 	it("reads a qualification system from the document type when no PT_ element names the procedure", () => {
 		const qualification = xml
 			.replace("<PT_RESTRICTED/>", "")
-			.replace('<TD_DOCUMENT_TYPE CODE="3">Contract notice</TD_DOCUMENT_TYPE>', '<TD_DOCUMENT_TYPE CODE="Q">Qualification system without call for competition</TD_DOCUMENT_TYPE>');
+			.replace(">Contract notice<", ">Qualification system without call for competition<")
+			.replace('TD_DOCUMENT_TYPE CODE="3"', 'TD_DOCUMENT_TYPE CODE="Q"');
 		expect(only(qualification).procedure).toMatchObject({ kind: "qualification_system", competition: "restricted", code: "Q" });
 	});
 
