@@ -48,6 +48,7 @@ describe("procedure names, in the publishers' languages", () => {
 		["Ανοικτή διαδικασία", "open"],
 		["Открита процедура", "open"],
 		["Qualification system", "qualification_system"],
+		["Qualification system without call for competition", "qualification_system"],
 	])("%s -> %s", (label, kind) => {
 		expect(kindOfProcedureName(label)).toBe(kind);
 	});
