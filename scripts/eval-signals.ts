@@ -1,7 +1,11 @@
 // Measures the heuristic signals extractor against the labeled dev set (../shared/eval/dev).
-//   node_modules/.bin/node --import tsx scripts/eval-signals.ts [--errors]
+//   node_modules/.bin/node --import tsx scripts/eval-signals.ts [--errors] [--ingested]
 // Each tender ocid is built from its first `tender` release only (signals follow the original
-// tender text; amendments and cancellations are ignored). Prints per-field accuracy, precision /
+// tender text; amendments and cancellations are ignored). By default the extractor gets the
+// release's text, items, codes and eligibility criteria, the fields the set's labels were written
+// from ("open only when the notice says so"); --ingested builds the input the way production does
+// (parseFeed, storage, matching's view), which adds the structured procedure (procurementMethod)
+// and contract nature (mainProcurementCategory) that the labels did not read. Prints per-field accuracy, precision /
 // recall / F1 over certification items, a token-overlap measure for actual_product_category, an
 // overall figure and the confusion matrices of bid_eligibility and procurement_nature.
 import { readFileSync } from "node:fs";
@@ -9,6 +13,13 @@ import path from "node:path";
 import type { BidEligibility, ProcurementNature, Signals } from "../shared/contract/opportunities.ts";
 import { extractSignals } from "../services/matching/signals/extract.ts";
 import type { SignalsInput } from "../services/matching/signals/input.ts";
+import { type NoticeForMatching, signalsInput } from "../services/matching/views.ts";
+import { parseFeed } from "../services/opportunities/feeds/detect.ts";
+import type { NormalizedNotice } from "../services/opportunities/feeds/notice.ts";
+import { mergeVersion } from "../services/opportunities/feeds/versions.ts";
+import { storedFields } from "../services/opportunities/ingest.ts";
+import type { NoticeDoc } from "../services/opportunities/models.ts";
+import { noticeForMatching } from "../services/opportunities/notices.ts";
 
 export const DEV_DIR = path.resolve(import.meta.dirname, "..", "..", "shared", "eval", "dev");
 
@@ -54,6 +65,14 @@ export function inputFromRelease(r: OcdsRelease): SignalsInput {
 	};
 }
 
+/** The extractor's input for a parsed notice, through the same steps as ingestion and matching. */
+export function inputOf(n: NormalizedNotice): SignalsInput {
+	const stored = mergeVersion(null, n).notice;
+	const doc = { _id: "eval", ...storedFields(stored, new Date(0)) } as unknown as NoticeDoc;
+	// As the bus hands it to matching: JSON, typed by matching's own view of the answer.
+	return signalsInput(JSON.parse(JSON.stringify(noticeForMatching(doc))) as NoticeForMatching);
+}
+
 export interface DevCase {
 	ocid: string;
 	input: SignalsInput;
@@ -74,6 +93,18 @@ export function loadDevSet(dir = DEV_DIR): DevCase[] {
 		if (r) cases.push({ ocid, input: inputFromRelease(r), gold: g });
 	}
 	return cases.sort((a, b) => a.ocid.localeCompare(b.ocid));
+}
+
+/** The dev set with each tender's input built as production builds it (see the header). */
+export function loadIngestedDevSet(dir = DEV_DIR): DevCase[] {
+	const text = loadDevSet(dir);
+	const parsed = parseFeed(readFileSync(path.join(dir, "notices.ocds.json")));
+	const first = new Map<string, NormalizedNotice>();
+	for (const n of parsed.notices) if (!first.has(n.source_id)) first.set(n.source_id, n);
+	return text.flatMap((c) => {
+		const n = first.get(c.ocid);
+		return n ? [{ ...c, input: inputOf(n) }] : [];
+	});
 }
 
 const STOP = new Set(["and", "or", "of", "the", "a", "an", "for", "with", "to", "in", "on", "-"]);
@@ -186,7 +217,7 @@ export function evaluate(cases: readonly DevCase[]): SignalsReport {
 const ELIGIBILITY: BidEligibility[] = ["open", "small_business", "8a", "hubzone", "sdvosb", "wosb", "other_set_aside", "restricted", "unknown"];
 const NATURE: ProcurementNature[] = ["goods", "services", "construction", "mixed", "unknown"];
 
-function confusionTable(title: string, labels: readonly string[], m: Record<string, Record<string, number>>): string {
+export function confusionTable(title: string, labels: readonly string[], m: Record<string, Record<string, number>>): string {
 	const w = Math.max(...labels.map((l) => l.length), 10);
 	const short = (l: string) => l.slice(0, 7).padStart(7);
 	const lines = [`${title} (rows: gold, columns: predicted)`, `${"".padEnd(w)} ${labels.map(short).join(" ")}`];
@@ -221,7 +252,9 @@ export function formatReport(r: SignalsReport): string {
 }
 
 function main(): void {
-	const report = evaluate(loadDevSet());
+	const ingested = process.argv.includes("--ingested");
+	const report = evaluate(ingested ? loadIngestedDevSet() : loadDevSet());
+	if (ingested) console.log("Inputs built as production builds them (structured procedure and contract nature included)\n");
 	console.log(formatReport(report));
 	if (process.argv.includes("--errors")) {
 		console.log("\nMismatches");

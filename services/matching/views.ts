@@ -1,7 +1,7 @@
 import type { ProductIndexView } from "../../shared/contract/indexing.ts";
 import type { Signals } from "../../shared/contract/opportunities.ts";
 import type { NoticeView, ProductView } from "./method/types.ts";
-import type { SignalsInput } from "./signals/input.ts";
+import type { SignalsInput, SignalsProcedureInput } from "./signals/input.ts";
 
 // What other services hand matching, in the shapes the method and the extractor read.
 
@@ -34,6 +34,8 @@ export interface NoticeForMatching {
 	items: Array<{ description: string; quantity?: number | null; unit?: string | null; classification?: { scheme: string; code: string } | null }>;
 	set_aside: { code: string | null; text: string | null } | null;
 	eligibility: string | null;
+	procedure?: SignalsProcedureInput | null;
+	procurement_category?: string | null;
 }
 
 export function signalsInput(n: NoticeForMatching): SignalsInput {
@@ -45,6 +47,8 @@ export function signalsInput(n: NoticeForMatching): SignalsInput {
 		set_aside_text: [n.set_aside?.text, n.eligibility].filter(Boolean).join("\n") || null,
 		set_aside_code: n.set_aside?.code ?? null,
 		categories: n.categories.map((c) => ({ scheme: c.scheme, code: c.code })),
+		procedure: n.procedure ?? null,
+		procurement_category: n.procurement_category ?? null,
 	};
 }
 

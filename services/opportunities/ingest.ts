@@ -19,8 +19,8 @@ export interface IngestOutcome {
 	changed?: string[];
 }
 
-/** The stored notice's own fields, from the merged (normalized) notice. */
-function storedFields(n: StoredNotice, now: Date) {
+/** The stored notice's own fields, from the merged (normalized) notice (exported for scripts that measure the stored path). */
+export function storedFields(n: StoredNotice, now: Date) {
 	return {
 		source: n.source,
 		source_id: n.source_id,
@@ -46,6 +46,7 @@ function storedFields(n: StoredNotice, now: Date) {
 			place_of_performance: n.place_of_performance,
 			notice_type: n.notice_type,
 			procurement_category: n.procurement_category,
+			procedure: n.procedure,
 			description_url: n.description_url,
 			versions: n.history,
 		},

@@ -97,6 +97,9 @@ export function noticeForMatching(n: NoticeDoc) {
 		items: (Array.isArray(d.items) ? d.items : []) as Array<{ description: string; quantity?: number | null; unit?: string | null; classification?: { scheme: string; code: string } | null }>,
 		set_aside: (d.set_aside ?? null) as { code: string | null; text: string | null } | null,
 		eligibility: typeof d.eligibility === "string" ? d.eligibility : null,
+		// The feed's structured procedure and contract nature: the signals read them before the text.
+		procedure: (d.procedure ?? null) as Record<string, string | null> | null,
+		procurement_category: typeof d.procurement_category === "string" ? d.procurement_category : null,
 	};
 }
 export type NoticeForMatching = ReturnType<typeof noticeForMatching>;

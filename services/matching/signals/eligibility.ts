@@ -1,20 +1,37 @@
 import type { BidEligibility } from "../../../shared/contract/opportunities.ts";
+import { competitionOf, type ProcedureKindName, procedureNamedIn } from "../../../shared/procedure-names.ts";
 import type { NoticeKind } from "./notice-kind.ts";
 import { clauses, type PreparedNotice } from "./text.ts";
 
-// Who may bid. Order of precedence (first that applies wins):
+// Who may bid: structure first, text second. Order of precedence (first that applies wins):
 //  1. a structured set-aside code (SAM.gov codes and plain names);
 //  2. the notice is an intent to award without competition (sole source, direct award) -> restricted;
-//  3. a market-research notice (sources sought, RFI) -> unknown: its set-aside talk is hypothetical;
+//  3. a market-research notice (sources sought, RFI) -> unknown: its set-aside talk is hypothetical
+//     (so is SAM.gov's "no set-aside" on it); a procedure code or label still counts (a prior
+//     information notice that calls for competition under an open procedure is open);
 //  4. a set-aside statement in the text -> its kind (the most specific kind stated wins:
-//     8(a) > HUBZone > SDVOSB > WOSB/EDWOSB > other (VOSB, Indian enterprise, AbilityOne...) > small business);
-//  5. a sole-source statement elsewhere, an incumbent-only competition, or a justification for other
+//     8(a) > HUBZone > SDVOSB > WOSB/EDWOSB > other (VOSB, Indian enterprise, AbilityOne...) > small
+//     business): a set-aside or reserved contract says more about who may bid than the procedure;
+//  5. the structured procedure (feeds/procedure.ts in opportunities): an open procedure or a US
+//     unrestricted notice -> open; any other known procedure -> restricted (restricted or negotiated
+//     procedures, competitive dialogue, innovation partnership, qualification systems, call-offs and
+//     mini-competitions under a framework, negotiated procedures without a call, direct awards);
+//  6. a sole-source statement elsewhere, an incumbent-only competition, or a justification for other
 //     than full and open competition that is not about a brand name -> restricted;
-//  6. the notice says it is open (full and open, unrestricted, open procedure, open to all, all/any
+//  6b. a sentence names the notice's procedure, in any EU language (shared/procedure-names.ts: "åpen
+//     anbudskonkurranse", "konkurranse med forhandling", "procedura aperta") -> open or restricted;
+//  7. the notice says it is open (full and open, unrestricted, open procedure, open to all, all/any
 //     qualified vendors may bid, not set aside, "Set-Aside: None") -> open;
-//  7. otherwise unknown.
+//  8. otherwise unknown.
 // "Brand name only" restricts the product, not the bidders (any authorized reseller may quote), so it
-// does not by itself make the notice restricted; it shows in requires_oem_documentation instead.
+// does not by itself make the notice restricted; it shows in requires_oem_documentation instead. For
+// the same reason an OCDS `limited` method on a brand-name purchase that is no sole-source award is
+// read as the US limited-sources (brand-name) justification, not as a closed list of bidders: the
+// text decides.
+//
+// The rule names tell the two kinds of restricted procedure apart for whoever reads the explanation:
+// `procedure_restricted` (a call for competition was published: any supplier may ask to take part)
+// and `procedure_closed` (no call: only the suppliers the buyer picked, or a framework's members).
 
 export interface EligibilityResult {
 	value: BidEligibility;
@@ -132,6 +149,19 @@ const INCUMBENT_ONLY = /\blimited to the incumbent\b|\bincumbent (contractor |ve
 const OTHER_THAN_FULL_AND_OPEN = /\bother than full and open competition\b/;
 const BRAND_NAME = /\bbrand[- ]name\b|\bbrand[- ]specific\b/;
 
+/** Procedures without a call for competition that a supplier could answer. */
+export const CLOSED_PROCEDURES: ReadonlySet<string> = new Set(["limited", "call_off", "negotiated_without_call", "direct_award"]);
+
+/** What the structured procedure says, or null when it says nothing usable here. */
+function fromProcedure(n: PreparedNotice, kind: NoticeKind): EligibilityResult | null {
+	const p = n.procedure;
+	if (!p || p.competition === null) return null;
+	if (p.competition === "open") return result("open", "procedure_open", p.evidence);
+	if (p.kind === "limited" && BRAND_NAME.test(n.all) && !kind.soleSourceMention) return null;
+	const closed = p.framework === "call_off" || (p.kind !== null && CLOSED_PROCEDURES.has(p.kind));
+	return result("restricted", closed ? "procedure_closed" : "procedure_restricted", p.evidence);
+}
+
 function result(value: BidEligibility, rule: string, evidence: string | null): EligibilityResult {
 	return { value, rule, evidence };
 }
@@ -143,12 +173,17 @@ export function detectEligibility(n: PreparedNotice, kind: NoticeKind): Eligibil
 	}
 
 	if (kind.soleSourceNotice) return result("restricted", "sole_source_notice", kind.soleSourceEvidence);
-	if (kind.marketResearch) return result("unknown", "market_research_notice", kind.marketResearchEvidence);
+	const procedure = fromProcedure(n, kind);
+	if (kind.marketResearch) {
+		const stated = procedure !== null && n.procedure?.kind !== "unrestricted";
+		return stated ? procedure : result("unknown", "market_research_notice", kind.marketResearchEvidence);
+	}
 
 	let best: { kind: SetAsideKind; evidence: string } | null = null;
 	let open: string | null = null;
 	let restricted: { rule: string; evidence: string } | null = null;
 	let otherThanFullAndOpen: string | null = null;
+	let named: { kind: string; evidence: string } | null = null;
 
 	for (const s of n.sentences) {
 		for (const clause of clauses(s.lower)) {
@@ -161,12 +196,18 @@ export function detectEligibility(n: PreparedNotice, kind: NoticeKind): Eligibil
 			if (restricted === null && INCUMBENT_ONLY.test(clause)) restricted = { rule: "incumbent_only", evidence: s.text };
 			if (otherThanFullAndOpen === null && OTHER_THAN_FULL_AND_OPEN.test(clause)) otherThanFullAndOpen = s.text;
 		}
+		if (named === null) {
+			const k = procedureNamedIn(s.text);
+			if (k) named = { kind: k, evidence: s.text };
+		}
 	}
 
 	if (best) return result(best.kind, "set_aside_text", best.evidence);
+	if (procedure) return procedure;
 	if (kind.soleSourceMention) return result("restricted", "sole_source", kind.soleSourceEvidence);
 	if (restricted) return result("restricted", restricted.rule, restricted.evidence);
 	if (otherThanFullAndOpen && !BRAND_NAME.test(n.all)) return result("restricted", "other_than_full_and_open", otherThanFullAndOpen);
+	if (named) return result(competitionOf(named.kind as ProcedureKindName) ?? "unknown", "procedure_named", named.evidence);
 	if (open) return result("open", "open_competition", open);
 	return result("unknown", "silent", null);
 }

@@ -14,6 +14,19 @@ export interface SignalsCategoryInput {
 	code: string;
 }
 
+/**
+ * The procedure as the feed's structured fields state it (opportunities feeds/procedure.ts): the
+ * kind in one vocabulary for every feed, whether anyone may tender, and the source's code and words.
+ */
+export interface SignalsProcedureInput {
+	kind?: string | null;
+	competition?: string | null;
+	code?: string | null;
+	text?: string | null;
+	/** `agreement` (sets up a framework or DPS) or `call_off` (buys under one). */
+	framework?: string | null;
+}
+
 export interface SignalsInput {
 	title: string;
 	description: string;
@@ -24,6 +37,10 @@ export interface SignalsInput {
 	/** Structured set-aside code, e.g. SAM.gov SBA, SBP, 8A, 8AN, HZC, HZS, SDVOSBC, SDVOSBS, WOSB, WOSBSS, EDWOSB, EDWOSBSS, VSA, VSS, IEE, ISBEE, LAS. */
 	set_aside_code?: string | null;
 	categories?: SignalsCategoryInput[];
+	/** Read before any text for bid_eligibility; null or absent when the feed states no procedure. */
+	procedure?: SignalsProcedureInput | null;
+	/** The contract nature as the feed codes it (OCDS mainProcurementCategory, eForms contract-nature, SAM.gov's PSC): goods, services or works. */
+	procurement_category?: string | null;
 }
 
 /** Bounds on the work done per notice, whatever the input size. */

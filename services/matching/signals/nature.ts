@@ -1,4 +1,5 @@
 import type { ProcurementNature } from "../../../shared/contract/opportunities.ts";
+import { foldForNames } from "../../../shared/procedure-names.ts";
 import type { PreparedNotice } from "./text.ts";
 
 // What is really being bought. Rules, first that applies wins:
@@ -30,6 +31,12 @@ export interface NatureResult {
 	rule: string;
 	evidence: string | null;
 }
+
+// "Works" as the head noun of a title names construction work ("Flood Remediation Works").
+const WORKS_TITLE = new RegExp(
+	`\\b(${["remediation", "civil", "building", "construction", "road", "drainage", "refurbishment", "upgrade"].join("|")}` +
+		`|${["landscaping", "earth", "site", "bridge", "sewer", "stormwater", "fit-?out"].join("|")}) works\\b`,
+);
 
 const CONSTRUCTION_TITLE =
 	/\bconstruction\b|\brenovation\b|\brenovate\b|\bdesign[- ]build\b|\broof(ing)? (replacement|repairs?|restoration)\b|\bre-?roof(ing)?\b|\bpaving\b|\bpavement\b|\bmill and overlay\b|\bdemolition\b|\bgeneral contractor\b|\bremodel(ing)?\b|\bresurfacing\b|\bbuilding (addition|expansion)\b|\bnew (\w+ ){0,3}(building|facility|station|school|headquarters)\b|\b(bridge|culvert) (replacement|rehabilitation|repair)\b|\bsite work\b|\bsitework\b|\binfrastructure improvements?\b|\babatement\b|\bhvac (replacement|upgrade)\b|\bstreetscape\b/;
@@ -66,6 +73,10 @@ const SERVICE_HEAD = new RegExp(
 // A title that names a procedure, not an object ("Requirement 2027-114", "RFQ 55-12", "Bid Package 3").
 const GENERIC_TITLE =
 	/^[\s\d\W]*(requirement|solicitation|contract|project|procurement|tender|notice|acquisition|purchase order|order|bid package|package|rfq|rfp|ifb|itb|lot|call[- ]off)s?\b[\s\d\W]*(no\.?|number|#)?[\s\d\W]*$/;
+
+// "Supply of" at the head of a title in the EU's other languages (folded: no accents).
+const SUPPLY_WORDS = ["lieferung", "fourniture", "suministro", "fornitura", "levering", "dostawa", "leverans", "toimitus", "dodavka", "furnizare"];
+const SUPPLY_HEAD = new RegExp(`^(${[...SUPPLY_WORDS, "fornecimento"].join("|")})\\b|^(προμηθεια|доставка)`);
 
 const GOODS_HEAD = /^(supply|purchase|procurement|acquisition|furnish|provision of (goods|equipment))\b|\bsupply (of|and delivery)\b|\bpurchase of\b|\bsupply only\b|\bfurnish\b/;
 
@@ -151,6 +162,12 @@ function codeVote(scheme: string, code: string): Partial<Vote> | null {
 	return null;
 }
 
+function byVotes(v: Vote, rule: string): NatureResult {
+	if (v.services > v.goods && v.services >= v.construction) return { value: "services", rule, evidence: null };
+	if (v.construction > v.goods) return { value: "construction", rule, evidence: null };
+	return { value: "goods", rule, evidence: null };
+}
+
 function codeVotes(n: PreparedNotice): Vote {
 	const v: Vote = { goods: 0, services: 0, construction: 0 };
 	const seen = new Set<string>();
@@ -200,7 +217,8 @@ export function substantialServices(n: PreparedNotice): string[] {
 	return found;
 }
 
-export function detectNature(n: PreparedNotice): NatureResult {
+/** What the text and codes say, without the structured contract nature. */
+function natureFromText(n: PreparedNotice): NatureResult {
 	if (!n.title && !n.description && n.items.length === 0) return { value: "unknown", rule: "empty", evidence: null };
 	const { title, head } = titleHead(n.titleLower);
 	const votes = codeVotes(n);
@@ -212,9 +230,17 @@ export function detectNature(n: PreparedNotice): NatureResult {
 		votes.construction += v?.construction ?? 0;
 	}
 	const totalVotes = votes.goods + votes.services + votes.construction;
+	// The word rules read English: in another language they see only cognates ("construction" in
+	// "maîtrise d'œuvre ... pour la construction", an architect's service), so the codes speak first.
+	// A supply named at the head of the title in any language still decides ("Lieferung, Montage und
+	// Inbetriebnahme von ...": supply, installation and commissioning).
+	const english = readsAsEnglish(`${n.titleLower} ${n.description.slice(0, 2_000).toLowerCase()}`);
+	if (!english && SUPPLY_HEAD.test(foldForNames(head))) return { value: "goods", rule: "supply_title", evidence: n.title };
+	if (!english && totalVotes > 0) return byVotes(votes, "codes");
 
 	// 1. construction
-	if (CONSTRUCTION_TITLE.test(title) && !GOODS_HEAD.test(head)) return { value: "construction", rule: "construction_title", evidence: n.title };
+	const constructionTitle = CONSTRUCTION_TITLE.test(title) || WORKS_TITLE.test(title);
+	if (constructionTitle && !GOODS_HEAD.test(head)) return { value: "construction", rule: "construction_title", evidence: n.title };
 	const constructionCues = CONSTRUCTION_TEXT.filter((re) => re.test(n.all)).length;
 	const constructionShare = totalVotes > 0 ? votes.construction / totalVotes : 0;
 	const strongCodes = votes.construction >= 1; // not a NAICS sector alone
@@ -227,7 +253,7 @@ export function detectNature(n: PreparedNotice): NatureResult {
 	if (servicesOnly) return { value: "services", rule: "no_goods_purchased", evidence: servicesOnly };
 
 	// 2-3. the title's head
-	const goodsHead = GOODS_HEAD.test(head);
+	const goodsHead = GOODS_HEAD.test(head) || SUPPLY_HEAD.test(foldForNames(head));
 	const unanimousServices = votes.services > 0 && votes.goods === 0 && votes.construction === 0;
 	// "Bottled Water Delivery and Cooler Rental": a product part beside a service part leaves the title
 	// undecided (the codes decide). Only the words before "of" are coordinated parts ("Hire of Vans and
@@ -248,11 +274,8 @@ export function detectNature(n: PreparedNotice): NatureResult {
 	// 4. codes decide when the title does not (a service word only outside its head, or a product part
 	//    beside a service part); without codes, the head names the object: goods.
 	if (base === null) {
-		if (totalVotes > 0) {
-			if (votes.services > votes.goods && votes.services >= votes.construction) base = { value: "services", rule: "codes", evidence: null };
-			else if (votes.construction > votes.goods) base = { value: "construction", rule: "codes", evidence: null };
-			else base = { value: "goods", rule: "codes", evidence: null };
-		} else if (head.length > 0) base = { value: "goods", rule: "product_title", evidence: n.title };
+		if (totalVotes > 0) base = byVotes(votes, "codes");
+		else if (head.length > 0) base = { value: "goods", rule: "product_title", evidence: n.title };
 		else {
 			// No title and no codes: the lead sentences say what the contractor does or supplies.
 			const lead = n.sentences.filter((s) => s.part === "description").slice(0, 3);
@@ -270,4 +293,46 @@ export function detectNature(n: PreparedNotice): NatureResult {
 		if (substantial.length >= 2) return { value: "mixed", rule: "goods_with_substantial_services", evidence: substantial.join(", ") };
 	}
 	return base;
+}
+
+// English's commonest words. Two different ones are needed: a single "in", "to" or "on" is as
+// likely Italian, Polish or French.
+const ENGLISH_WORDS = /\b(the|and|of|for|with|to|in|on|is|are|will|be|this|shall|by|from|or|services?|supply)\b/g;
+
+/** Whether the notice's text is English enough for the word rules to read it. */
+function readsAsEnglish(lower: string): boolean {
+	return new Set(lower.match(ENGLISH_WORDS) ?? []).size >= 2;
+}
+
+// The structured contract nature's text rules that may override it: a works code on a title that
+// plainly supplies goods or buys a service ("Supply, Installation and Commissioning of Generators",
+// "Preventative Maintenance of PABX") is the publisher's default, not the purchase.
+const OVERRIDES_WORKS = new Set([
+	"supply_title",
+	"supply_only",
+	"service_title",
+	"no_goods_purchased",
+	"supply_and_service_title",
+	"goods_with_substantial_services",
+]);
+
+// A goods code often names the object a service is done to (GSIN "Scales and Balances" on a
+// calibration contract, "Generators" on a rental): a title that heads with the service, or a notice
+// that says nothing is bought, is services.
+const SERVICE_RULES = new Set(["service_title", "no_goods_purchased"]);
+
+/**
+ * Structure first: the contract nature the feed codes (OCDS mainProcurementCategory, eForms
+ * contract-nature, SAM.gov's PSC) decides, and the text refines it: goods may be mixed (goods with
+ * substantial services) or a service the title heads with, works may be a plain supply or service
+ * the title states, services stay services. Without a coded nature the text and codes decide (natureFromText).
+ */
+export function detectNature(n: PreparedNotice): NatureResult {
+	const text = natureFromText(n);
+	const coded = n.procurementCategory;
+	if (coded === null) return text;
+	const stated = (value: ProcurementNature): NatureResult => ({ value, rule: "procurement_category", evidence: coded });
+	if (coded === "goods") return text.value === "mixed" || SERVICE_RULES.has(text.rule) ? text : stated("goods");
+	if (coded === "services") return stated("services");
+	return text.value === "construction" || OVERRIDES_WORKS.has(text.rule) ? text : stated("construction");
 }

@@ -23,6 +23,14 @@ export interface PreparedItem {
 	unit: string | null;
 }
 
+export interface PreparedProcedure {
+	kind: string | null;
+	competition: "open" | "restricted" | null;
+	/** The source's words, else its code: the evidence an explanation shows. */
+	evidence: string | null;
+	framework: "agreement" | "call_off" | null;
+}
+
 export interface PreparedNotice {
 	title: string;
 	titleLower: string;
@@ -32,6 +40,10 @@ export interface PreparedNotice {
 	issuingBody: string;
 	items: PreparedItem[];
 	categories: { scheme: string; code: string }[];
+	/** The structured procedure, when the feed states one. */
+	procedure: PreparedProcedure | null;
+	/** The structured contract nature: goods, services, works, or null. */
+	procurementCategory: "goods" | "services" | "works" | null;
 	/** Title, set-aside text, description and item lines, split into sentences. */
 	sentences: Sentence[];
 	/** Lower-cased title + set-aside + description + items, for whole-notice cues. */
@@ -132,6 +144,21 @@ export function clauses(sentence: string): string[] {
 	return sentence.split(/; ?/).filter((c) => c.length > 0);
 }
 
+function oneOf<T extends string>(value: unknown, allowed: readonly T[]): T | null {
+	const v = typeof value === "string" ? value.trim().toLowerCase() : "";
+	return (allowed as readonly string[]).includes(v) ? (v as T) : null;
+}
+
+function prepareProcedure(p: unknown): PreparedProcedure | null {
+	if (p === null || typeof p !== "object") return null;
+	const src = p as Record<string, unknown>;
+	const kind = oneLine(normalizeText(src.kind, 60)).toLowerCase() || null;
+	const competition = oneOf(src.competition, ["open", "restricted"] as const);
+	const evidence = oneLine(normalizeText(src.text, 500)) || oneLine(normalizeText(src.code, 100)) || null;
+	const framework = oneOf(src.framework, ["agreement", "call_off"] as const);
+	return kind === null && competition === null && framework === null ? null : { kind, competition, evidence, framework };
+}
+
 function finiteOrNull(n: unknown): number | null {
 	return typeof n === "number" && Number.isFinite(n) ? n : null;
 }
@@ -182,6 +209,8 @@ export function prepare(input: SignalsInput): PreparedNotice {
 		issuingBody,
 		items,
 		categories,
+		procedure: prepareProcedure(src.procedure),
+		procurementCategory: oneOf(src.procurement_category, ["goods", "services", "works"] as const),
 		sentences,
 		all,
 	};

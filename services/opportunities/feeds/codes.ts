@@ -36,6 +36,16 @@ export function normalizeCategory(scheme: unknown, code: unknown, label?: unknow
 	return l ? { scheme: s, code: c, label: l } : { scheme: s, code: c };
 }
 
+/**
+ * A national catalogue built on UNSPSC (its scheme or description says so, e.g. Paraguay's DNCP
+ * catalogue "basado en UNSPSC", ids like "72131701-004"): the UNSPSC commodity its id starts with.
+ */
+export function unspscBased(scheme: unknown, code: unknown, label?: unknown): Category | null {
+	const named = [scheme, label].some((v) => typeof v === "string" && /\bunspsc\b/i.test(v.slice(0, 500)));
+	const m = typeof code === "string" ? /^\s*(\d{8})(?!\d)/.exec(code) : null;
+	return named && m?.[1] ? { scheme: "UNSPSC", code: m[1] } : null;
+}
+
 /** Keeps the first entry per (scheme, code), filling a missing label from a later duplicate. */
 export function uniqueCategories(list: Iterable<Category | null>): Category[] {
 	const seen = new Map<string, Category>();

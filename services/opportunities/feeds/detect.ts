@@ -3,6 +3,7 @@ import { isEformsRoot, parseEformsDocument } from "./eforms.ts";
 import type { ParseResult } from "./notice.ts";
 import { parseOcds } from "./ocds.ts";
 import { parseSam } from "./sam.ts";
+import { isTed209Root, parseTed209Document } from "./ted209.ts";
 import { parseXml } from "./xml.ts";
 
 // The single entry point: what kind of feed file this is, and its notices.
@@ -11,6 +12,7 @@ import { parseXml } from "./xml.ts";
 //   JSON with releases or records, a bare release (ocid), or an array of releases -> ocds
 //   XML whose root is ContractNotice, PriorInformationNotice or ContractAwardNotice in its UBL
 //   namespace                              -> ted
+//   XML whose root is TED_EXPORT in TED's R2.0.9 namespace (legacy TED XML) -> ted
 //   anything else                          -> unknown, with the reason as the only rejection
 
 export type FeedFormat = "sam" | "ocds" | "ted" | "unknown";
@@ -56,9 +58,11 @@ function fromJson(text: string, hint?: { filename?: string }): FeedParse {
 function fromXml(text: string, hint?: { filename?: string }): FeedParse {
 	const parsed = parseXml(text);
 	if (!parsed.ok) return unknown(parsed.reason, hint);
+	if (isTed209Root(parsed.root)) return { format: "ted", ...parseTed209Document(parsed.root) };
 	if (!isEformsRoot(parsed.root)) {
 		const { local, namespace } = parsed.root;
-		return unknown(`XML root ${local} (${namespace || "no namespace"}) is not an eForms ContractNotice, PriorInformationNotice or ContractAwardNotice`, hint);
+		const expected = "an eForms ContractNotice, PriorInformationNotice or ContractAwardNotice, nor a TED R2.0.9 TED_EXPORT";
+		return unknown(`XML root ${local} (${namespace || "no namespace"}) is not ${expected}`, hint);
 	}
 	return { format: "ted", ...parseEformsDocument(parsed.root) };
 }

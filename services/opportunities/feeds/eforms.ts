@@ -3,8 +3,9 @@ import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assembl
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { earliest, joinDateAndTime, parseInstant } from "./dates.ts";
-import type { Category, Contact, NoticeDocument, NoticeItem, NoticeStatus, ParseResult, Place } from "./notice.ts";
+import type { Category, Contact, NoticeDocument, NoticeItem, NoticeStatus, ParseResult, Place, Procedure } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
+import { EFORMS_FRAMEWORK_CODES, EFORMS_NOTICE_TYPES, EFORMS_PROCEDURES, kindOfCode, procedureOf } from "./procedure.ts";
 import { cleanEmail, cleanLine, cleanText, safeUrl, truncate } from "./text.ts";
 import type { XmlElement } from "./xml.ts";
 import { all, first, parseXml, textAt } from "./xml.ts";
@@ -19,8 +20,10 @@ import { all, first, parseXml, textAt } from "./xml.ts";
 // notice id. The version label is "<notice id>-<VersionID>", the form efbc:ChangedNoticeIdentifier
 // uses to name the notice a change replaces (kept as version.supersedes).
 //
-// Lots are flattened into items (one per lot, with the lot's main CPV); every CPV of the procedure
-// and its lots is a category. The deadline is the earliest lot's submission deadline: the first
+// Lots are flattened into items (one per lot: its name and description, main CPV, quantity and
+// unit); every CPV of the procedure and its lots is a category. The procedure (procedure.ts) comes
+// from the procedure code, the notice type and the lots' framework codes; the contract nature from
+// the procedure's ProcurementTypeCode, else its lots'. The deadline is the earliest lot's submission deadline: the first
 // moment a bidder can miss.
 
 const RULES: DateRules = { naiveZone: "UTC", dateOnly: "start" };
@@ -127,6 +130,35 @@ function reservedOf(lots: XmlElement[]): string | null {
 	return codes.length ? [...new Set(codes)].join("; ") : null;
 }
 
+/**
+ * The procedure: cbc:ProcedureCode (BT-105), else what the notice type says (a qualification
+ * system, a voluntary ex-ante transparency notice); a lot's framework-agreement or dps-usage code
+ * other than "none" marks a notice that sets up a framework or dynamic purchasing system.
+ */
+function procedureOfNotice(root: XmlElement, lots: XmlElement[]): Procedure | null {
+	const code = textAt(root, "cac:TenderingProcess/cbc:ProcedureCode");
+	const noticeType = textAt(root, "cbc:NoticeTypeCode");
+	const systems = lots.flatMap((l) => all(l, "cac:TenderingProcess/cac:ContractingSystem/cbc:ContractingSystemTypeCode"));
+	const framework = systems.some((c) => EFORMS_FRAMEWORK_CODES.has(c.text)) ? "agreement" : null;
+	const fromType = kindOfCode(EFORMS_NOTICE_TYPES, noticeType);
+	return procedureOf({ codeKind: kindOfCode(EFORMS_PROCEDURES, code) ?? fromType, code: code ?? (fromType ? noticeType : null), text: null, framework });
+}
+
+/** A lot as an item: its name and description (the name alone often says little), its main CPV, BT-25 quantity and BT-625 unit. */
+function itemOfLot(lot: XmlElement): NoticeItem {
+	const project = first(lot, "cac:ProcurementProject");
+	const name = textIn(project, "cbc:Name");
+	const description = textIn(project, "cbc:Description");
+	const quantity = first(project, "cbc:EstimatedOverallContractQuantity");
+	return {
+		description: cleanLine(name && description && !description.startsWith(name) ? `${name}: ${description}` : (description ?? name), 1_000) ?? "",
+		quantity: asAmount(quantity?.text),
+		unit: quantity ? cleanLine(quantity.attrs.unitCode, 100) : null,
+		classification: cpvs(project, "cac:MainCommodityClassification")[0] ?? null,
+		lot: cleanLine(textAt(lot, "cbc:ID"), 100),
+	};
+}
+
 function statusOf(root: XmlElement, reasonCode: string | null): NoticeStatus {
 	if (reasonCode === "cancel") return "cancelled";
 	if (root.local === "ContractAwardNotice" || textAt(root, "cbc:NoticeTypeCode")?.startsWith("can-")) return "awarded";
@@ -149,7 +181,8 @@ function tedUrl(publicationId: string | null): string | null {
 function draftOf(root: XmlElement): NoticeDraft | string {
 	const noticeId = cleanLine(all(root, "cbc:ID").find((e) => e.attrs.schemeName === "notice-id")?.text ?? textAt(root, "cbc:ID"), LIMITS.id);
 	if (!noticeId) return "notice id (cbc:ID) missing";
-	const folder = cleanLine(textAt(root, "cbc:ContractFolderID"), LIMITS.id);
+	// A prior information notice may carry no procedure identifier (Doffin's do not): it is then its own procedure.
+	const folder = cleanLine(textAt(root, "cbc:ContractFolderID"), LIMITS.id) ?? (root.local === "PriorInformationNotice" ? noticeId : null);
 	if (!folder) return "cbc:ContractFolderID missing";
 	const versionId = cleanLine(textAt(root, "cbc:VersionID"), 20);
 	const extension = all(root, "ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension")[0];
@@ -169,16 +202,7 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 	const issued = parseInstant(joinDateAndTime(textAt(root, "cbc:IssueDate"), textAt(root, "cbc:IssueTime")), RULES);
 	const description = [textIn(procedure, "cbc:Description"), textIn(procedure, "cbc:Note")].filter((t) => t !== null).join("\n");
 
-	const items: NoticeItem[] = lots.map((lot, i) => {
-		const project = lotProjects[i];
-		return {
-			description: cleanLine(textIn(project, "cbc:Name") ?? textIn(project, "cbc:Description"), 1_000) ?? "",
-			quantity: null,
-			unit: null,
-			classification: cpvs(project, "cac:MainCommodityClassification")[0] ?? null,
-			lot: cleanLine(textAt(lot, "cbc:ID"), 100),
-		};
-	});
+	const items = lots.map(itemOfLot);
 	const terms = [...all(root, "cac:TenderingTerms"), ...lots.flatMap((l) => all(l, "cac:TenderingTerms"))];
 	const selection = lots.flatMap((l) =>
 		all(l, "cac:TenderingTerms/ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension/efac:SelectionCriteria").map((c) =>
@@ -202,7 +226,10 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		description: cleanText(description, LIMITS.description) ?? "",
 		description_url: null,
 		notice_type: cleanLine(textAt(root, "cbc:NoticeTypeCode"), 100) ?? root.local,
-		procurement_category: procurementCategory(textAt(procedure, "cbc:ProcurementTypeCode")),
+		procurement_category: procurementCategory(
+			textAt(procedure, "cbc:ProcurementTypeCode") ?? lotProjects.map((p) => textAt(p, "cbc:ProcurementTypeCode")).find((t) => t !== null),
+		),
+		procedure: procedureOfNotice(root, lots),
 		items,
 		categories: [
 			...cpvs(procedure, "cac:MainCommodityClassification"),

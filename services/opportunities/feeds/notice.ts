@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROCEDURE_KINDS } from "../../../shared/procedure-names.ts";
 
 // The one shape every feed parser produces (SAM.gov, OCDS, TED eForms). Feeds are untrusted, so
 // every string and array has a bound; the parsers truncate to these limits before validating,
@@ -76,6 +77,31 @@ export type NoticeStatus = z.infer<typeof NoticeStatus>;
 export const ProcurementCategory = z.enum(["goods", "services", "works"]);
 export type ProcurementCategory = z.infer<typeof ProcurementCategory>;
 
+/**
+ * How the buyer picks who may tender, in one vocabulary for every feed (procedure.ts maps each
+ * feed's codes and labels onto it; README.md has the tables). Internal: the public API shows only
+ * the signal it feeds (bid_eligibility).
+ */
+export const ProcedureKind = z.enum(PROCEDURE_KINDS);
+export type ProcedureKind = z.infer<typeof ProcedureKind>;
+
+/** Whether any supplier may tender (`open`) or only some (`restricted`): a function of the kind (procedure.ts). */
+export const Competition = z.enum(["open", "restricted"]);
+export type Competition = z.infer<typeof Competition>;
+
+export const Procedure = z.object({
+	/** Null when the source states a procedure we cannot place (say a concession procedure); code and text still say what it was. */
+	kind: ProcedureKind.nullable(),
+	competition: Competition.nullable(),
+	/** The source's own code: eForms procurement-procedure-type, TED PT_*, OCDS procurementMethod, SAM typeOfSetAside NONE or notice type. */
+	code: Line(100).nullable(),
+	/** The source's own words: OCDS procurementMethodDetails (any language), a TED label, SAM's set-aside description. */
+	text: Line(500).nullable(),
+	/** `agreement`: the notice sets up a framework agreement or dynamic purchasing system; `call_off`: it buys under one. */
+	framework: z.enum(["agreement", "call_off"]).nullable(),
+});
+export type Procedure = z.infer<typeof Procedure>;
+
 export const NoticeItem = z.object({
 	description: Line(1_000),
 	quantity: z.number().finite().nonnegative().nullable(),
@@ -147,6 +173,8 @@ export const NormalizedNotice = z.object({
 	description_url: HttpUrl.nullable(),
 	notice_type: Line(100).nullable(),
 	procurement_category: ProcurementCategory.nullable(),
+	/** The procedure as the feed's structured fields state it; null when they state none. Defaults to null for notices from older clients. */
+	procedure: Procedure.nullable().default(null),
 	items: z.array(NoticeItem).max(LIMITS.items),
 	/** Every classification of the notice and its items, one entry per (scheme, code). */
 	categories: z.array(Category).max(LIMITS.categories),

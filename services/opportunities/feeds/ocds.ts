@@ -1,10 +1,12 @@
 import type { NoticeDraft } from "./assemble.ts";
 import { asAmount, asArray, asCurrency, Collector, isRecord, line, placeOrNull, refused } from "./assemble.ts";
-import { normalizeCategory, procurementCategory } from "./codes.ts";
+import { normalizeCategory, procurementCategory, unspscBased } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { parseInstant } from "./dates.ts";
-import type { Contact, NoticeStatus, ParseResult, Place } from "./notice.ts";
+import type { Contact, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, ProcurementCategory } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
+import { kindOfProcedureName } from "../../../shared/procedure-names.ts";
+import { kindOfCode, OCDS_METHODS, procedureOf } from "./procedure.ts";
 import { cleanEmail, cleanText, safeUrl } from "./text.ts";
 
 // OCDS 1.1: release packages ({releases}), record packages ({records}, each with embedded
@@ -127,6 +129,68 @@ function noteOf(release: Record<string, unknown>): string | null {
 	return parts.length ? line(parts.join(". "), LIMITS.note) : null;
 }
 
+/**
+ * The procedure: procurementMethod (the codelist, or a publisher's own name put there),
+ * procurementMethodDetails (the publisher's own name for it, any language), the rationale only
+ * when neither names a kind; a related process
+ * with relationship "framework" makes this a call-off, techniques.hasFrameworkAgreement or
+ * hasDynamicPurchasingSystem a notice that sets one up.
+ */
+function procedureOfTender(tender: Record<string, unknown>, state: Record<string, unknown>): Procedure | null {
+	const techniques = isRecord(tender.techniques) ? tender.techniques : {};
+	const related = [...asArray(state.relatedProcesses), ...asArray(tender.relatedProcesses)].filter(isRecord);
+	const callOff = related.some((p) => asArray(p.relationship).includes("framework"));
+	const sets = techniques.hasFrameworkAgreement === true || techniques.hasDynamicPurchasingSystem === true;
+	// Some publishers put their national procedure's name where the codelist value belongs
+	// ("Licitaţie publică"): read as a name, like procurementMethodDetails.
+	const method = line(tender.procurementMethod, 200);
+	return procedureOf({
+		codeKind:
+			kindOfCode(OCDS_METHODS, method) ?? kindOfProcedureName(method) ?? kindOfProcedureName(line(tender.procurementMethodRationale, 2_000)),
+		code: tender.procurementMethod,
+		text: tender.procurementMethodDetails,
+		framework: callOff ? "call_off" : sets ? "agreement" : null,
+	});
+}
+
+/** mainProcurementCategory, else the one additional category when there is exactly one. */
+function categoryOfTender(tender: Record<string, unknown>): ProcurementCategory | null {
+	const main = procurementCategory(tender.mainProcurementCategory);
+	if (main) return main;
+	const additional = new Set(asArray(tender.additionalProcurementCategories).map(procurementCategory).filter((c) => c !== null));
+	return additional.size === 1 ? ([...additional][0] ?? null) : null;
+}
+
+/** Items as listed; a tender that lists lots but no items gets one item per lot (its title and description). */
+function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
+	const items = asArray(tender.items).filter(isRecord);
+	if (items.length === 0) {
+		return asArray(tender.lots)
+			.filter(isRecord)
+			.map((lot) => ({
+				description: line([lot.title, lot.description].filter((p) => typeof p === "string" && p.trim()).join(": "), 1_000) ?? "",
+				quantity: null,
+				unit: null,
+				classification: null,
+				lot: line(lot.id, 100),
+			}))
+			.filter((i) => i.description !== "");
+	}
+	return items.map((item) => {
+		const unit = isRecord(item.unit) ? item.unit : {};
+		const classification = isRecord(item.classification) ? item.classification : {};
+		return {
+			description: line(item.description, 1_000) ?? "",
+			quantity: asAmount(item.quantity),
+			unit: line(unit.name, 100),
+			classification:
+				normalizeCategory(classification.scheme, classification.id, classification.description) ??
+				unspscBased(classification.scheme, classification.id, classification.description),
+			lot: line(item.relatedLot, 100),
+		};
+	});
+}
+
 interface Version {
 	release: Record<string, unknown>;
 	date: string;
@@ -164,18 +228,9 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		description: cleanText(tender.description, LIMITS.description, { html: true }) ?? "",
 		description_url: null,
 		notice_type: stageOf(tags, state),
-		procurement_category: procurementCategory(tender.mainProcurementCategory),
-		items: items.map((item) => {
-			const unit = isRecord(item.unit) ? item.unit : {};
-			const classification = isRecord(item.classification) ? item.classification : {};
-			return {
-				description: line(item.description, 1_000) ?? "",
-				quantity: asAmount(item.quantity),
-				unit: line(unit.name, 100),
-				classification: normalizeCategory(classification.scheme, classification.id, classification.description),
-				lot: line(item.relatedLot, 100),
-			};
-		}),
+		procurement_category: categoryOfTender(tender),
+		procedure: procedureOfTender(tender, state),
+		items: itemsOfTender(tender),
 		categories: items.flatMap((item) =>
 			asArray(item.additionalClassifications)
 				.filter(isRecord)

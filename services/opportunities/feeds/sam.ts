@@ -3,8 +3,9 @@ import { asArray, Collector, isRecord, line, placeOrNull, refused } from "./asse
 import { categoryOfPsc, normalizeCategory, normalizeSetAside } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { parseInstant } from "./dates.ts";
-import type { Contact, NoticeDocument, NoticeStatus, ParseResult, Place } from "./notice.ts";
+import type { Contact, NoticeDocument, NoticeStatus, ParseResult, Place, Procedure } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
+import { kindOfCode, procedureOf, SAM_TYPES } from "./procedure.ts";
 import { cleanEmail, cleanText, safeUrl } from "./text.ts";
 
 // SAM.gov Get Opportunities API v2 search responses: `{ totalRecords, limit, offset,
@@ -93,6 +94,20 @@ function statusOf(r: Record<string, unknown>, title: string, type: string | null
 	return "open";
 }
 
+/**
+ * What SAM.gov states about the competition: typeOfSetAside "NONE" ("No Set aside used") is an
+ * unrestricted notice; a justification notice announces an award without full and open competition.
+ * Set-asides themselves stay in set_aside (their kinds are finer than open or restricted).
+ */
+function procedureOfRecord(r: Record<string, unknown>, type: string | null): Procedure | null {
+	const fromType = kindOfCode(SAM_TYPES, type);
+	if (fromType) return procedureOf({ codeKind: fromType, code: type, text: null, framework: null });
+	const code = line(r.typeOfSetAside ?? r.setAsideCode, 20)?.toUpperCase() ?? null;
+	const text = line(r.typeOfSetAsideDescription ?? r.setAside, 500);
+	const none = code === "NONE" || (code === null && text !== null && /^no set[- ]?aside( used)?$/i.test(text));
+	return none ? procedureOf({ codeKind: "unrestricted", code: "NONE", text, framework: null }) : null;
+}
+
 function draftOf(r: Record<string, unknown>): NoticeDraft | string {
 	const noticeId = line(r.noticeId, LIMITS.id);
 	if (!noticeId) return "noticeId missing";
@@ -118,6 +133,7 @@ function draftOf(r: Record<string, unknown>): NoticeDraft | string {
 		description_url: descriptionUrl,
 		notice_type: type,
 		procurement_category: categoryOfPsc(psc),
+		procedure: procedureOfRecord(r, type),
 		items: [],
 		categories: [...naics.map((code) => normalizeCategory("NAICS", code)), normalizeCategory("PSC", psc)],
 		deadline,

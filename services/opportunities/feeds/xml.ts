@@ -10,7 +10,8 @@ import { decodeEntities } from "./text.ts";
 //   which knows only the predefined entities and character references.
 // - Nesting is capped (MAX_DEPTH) and malformed documents are refused by the validator.
 // - Element names are rewritten to canonical prefixes from the namespaces in scope (cbc, cac, ext,
-//   efext, efac, efbc), so a document that binds other prefixes to the same namespaces reads the same.
+//   efext, efac, efbc; ted and nuts for TED's legacy R2.0.9 export), so a document that binds other
+//   prefixes to the same namespaces reads the same.
 
 export interface XmlElement {
 	/** Canonical name: "cbc:ID", "efac:Changes"; `{uri}Local` for other namespaces; bare for none. */
@@ -70,12 +71,21 @@ function textOf(v: unknown): string {
 	return "";
 }
 
+// TED's legacy R2.0.9 export names its namespace in a long and a short form, with or without the
+// schema's sub-release ("ted/R2.0.9.S02/publication"), and its NUTS codes likewise.
+const TED_R209 = /^(http:\/\/publications\.europa\.eu\/resource\/schema\/)?ted\/R2\.0\.9(\.S\d{2})?\/publication$/;
+const TED_NUTS = /^(http:\/\/publications\.europa\.eu\/resource\/schema\/)?ted\/20\d\d\/nuts$/;
+
+function canonicalPrefix(namespace: string): string | undefined {
+	return CANONICAL.get(namespace) ?? (TED_R209.test(namespace) ? "ted" : TED_NUTS.test(namespace) ? "nuts" : undefined);
+}
+
 function qualify(raw: string, scope: ReadonlyMap<string, string>): { name: string; local: string; namespace: string } {
 	const colon = raw.indexOf(":");
 	const prefix = colon < 0 ? "" : raw.slice(0, colon);
 	const local = colon < 0 ? raw : raw.slice(colon + 1);
 	const namespace = scope.get(prefix) ?? "";
-	const canonical = CANONICAL.get(namespace);
+	const canonical = canonicalPrefix(namespace);
 	const name = canonical ? `${canonical}:${local}` : namespace ? `{${namespace}}${local}` : raw;
 	return { name, local, namespace };
 }

@@ -42,7 +42,20 @@ describe("eForms: the real contract notice", () => {
 			set_aside: null,
 		});
 		expect(n.categories.map((c) => `${c.scheme} ${c.code}`)).toEqual(["CPV 71630000", "CPV 71314100", "CPV 50300000", "CPV 31600000"]);
-		expect(n.items).toEqual([{ description: n.title, quantity: null, unit: null, classification: { scheme: "CPV", code: "71630000" }, lot: "LOT-0000" }]);
+		// The lot's item reads its name and its description: the name alone often says little.
+		expect(n.items).toEqual([
+			{
+				description:
+					`${n.title}: The purpose of this contract is to formalise the Councils requirement to employ a contractor to carry out ` +
+					"a planned programme of in-service inspection and testing of electrical equipment within the Councils public buildings.",
+				quantity: null,
+				unit: null,
+				classification: { scheme: "CPV", code: "71630000" },
+				lot: "LOT-0000",
+			},
+		]);
+		// ProcedureCode "open"; the lot's framework-agreement and dps-usage codes are "none".
+		expect(n.procedure).toEqual({ kind: "open", competition: "open", code: "open", text: null, framework: null });
 		expect(n.description).toMatch(/^The purpose of this contract is to formalise/);
 		expect(n.description).toContain("\nThe anticipated annual value of this contract");
 		expect(n.eligibility).toMatch(/^Bidders will be required to state if any of the exclusion grounds/);

@@ -15,6 +15,7 @@ export const EFORMS_ORIGINAL = resolve(SAMPLES, "eforms_cn_24_open_original.xml"
 export const EFORMS_CHANGE = resolve(SAMPLES, "eforms_change-cn_24_open_dates_amendment.xml");
 export const SAM_FIXTURE = resolve(FIXTURES, "sam-search-response.json");
 export const EFORMS_TWO_LOTS = resolve(FIXTURES, "eforms-cn-two-lots.xml");
+export const TED_R209_TWO_LOTS = resolve(FIXTURES, "ted-r209-f02-two-lots.xml");
 
 export const readText = (path: string): string => readFileSync(path, "utf8");
 export const readJson = (path: string): unknown => JSON.parse(readText(path));

@@ -10,6 +10,8 @@ export function notice(parts: Partial<SignalsInput> & { title?: string; descript
 		set_aside_text: parts.set_aside_text ?? null,
 		set_aside_code: parts.set_aside_code ?? null,
 		categories: parts.categories ?? [],
+		procedure: parts.procedure ?? null,
+		procurement_category: parts.procurement_category ?? null,
 	};
 }
 

@@ -1,0 +1,84 @@
+// Why: TED's legacy R2.0.9 XML was refused as "not eForms"; its notices (archives, republished
+// TED notices) must read like any other feed, procedure and contract nature included.
+import { describe, expect, it } from "vitest";
+import { parseFeed } from "../../../services/opportunities/feeds/detect.ts";
+import type { NormalizedNotice } from "../../../services/opportunities/feeds/notice.ts";
+import { readText, TED_R209_TWO_LOTS } from "./files.ts";
+
+const xml = readText(TED_R209_TWO_LOTS);
+const only = (text: string): NormalizedNotice => {
+	const out = parseFeed(text);
+	expect(out.format).toBe("ted");
+	expect(out.rejected).toEqual([]);
+	return out.notices[0] as NormalizedNotice;
+};
+
+describe("TED R2.0.9: a contract notice", () => {
+	const n = only(xml);
+
+	it("reads the original-language form, not the translation listed first", () => {
+		expect(n).toMatchObject({
+			source: "ted",
+			source_id: "123456-2021",
+			rfp_id: "EY-2021-17",
+			reference_number: "EY-2021-17",
+			title: "Laboratoriosentrifugit",
+			issuing_body: "Esimerkkikaupungin yliopisto",
+			description: "Puitejärjestely laboratoriosentrifugien hankinnasta.\nKaksi osaa.",
+			notice_type: "F02",
+			published_at: "2021-05-27T00:00:00Z",
+			estimated_value: 250000,
+			currency: "EUR",
+			status: "open",
+			eligibility: "Tarjoajan on oltava merkitty kaupparekisteriin.",
+			contacts: [{ name: "Hankintapalvelut", email: "hankinnat@example.fi", phone: "+358 1234567" }],
+			documents: [{ title: null, url: "https://tarjouspalvelu.example.fi/hanke/42" }],
+			source_url: "http://ted.europa.eu/udl?uri=TED:NOTICE:123456-2021:TEXT:FI:HTML",
+			place_of_performance: { country: "FI", region: "FI1B1", city: null, postal_code: null, text: "Yliopiston laboratoriot." },
+		});
+	});
+
+	it("takes the deadline in the buyer's local time (Finland: UTC+3 in summer)", () => {
+		expect(n.deadline).toBe("2021-06-28T09:00:00Z");
+	});
+
+	it("reads the procedure, the framework, the contract nature and the reserved contract", () => {
+		expect(n.procedure).toEqual({ kind: "restricted", competition: "restricted", code: "PT_RESTRICTED", text: "Restricted procedure", framework: "agreement" });
+		expect(n.procurement_category).toBe("goods");
+		expect(n.set_aside?.text).toMatch(/^Reserved for sheltered workshops/);
+	});
+
+	it("turns lots into items and keeps the CPV codes with their labels", () => {
+		expect(n.items).toEqual([
+			{
+				description: "Pöytäsentrifugit: Jäähdytetyt pöytäsentrifugit, 12 kpl.",
+				quantity: null,
+				unit: null,
+				classification: { scheme: "CPV", code: "42931100" },
+				lot: "1",
+			},
+			{
+				description: "Ultrasentrifugi: Lattiamallinen ultrasentrifugi.",
+				quantity: null,
+				unit: null,
+				classification: { scheme: "CPV", code: "38000000", label: "Laboratory, optical and precision equipments (excl. glasses)" },
+				lot: "2",
+			},
+		]);
+		expect(n.categories.map((c) => c.code)).toEqual(["38000000", "42931100"]);
+	});
+
+	it("reads a qualification system from the document type when no PT_ element names the procedure", () => {
+		const qualification = xml
+			.replace("<PT_RESTRICTED/>", "")
+			.replace(">Contract notice<", ">Qualification system without call for competition<")
+			.replace('TD_DOCUMENT_TYPE CODE="3"', 'TD_DOCUMENT_TYPE CODE="Q"');
+		expect(only(qualification).procedure).toMatchObject({ kind: "qualification_system", competition: "restricted", code: "Q" });
+	});
+
+	it("rejects a notice without a title, with a reason", () => {
+		const out = parseFeed(xml.replace(/<TITLE><P>Laboratoriosentrifugit<\/P><\/TITLE>/, ""));
+		expect(out.notices).toEqual([]);
+		expect(out.rejected).toEqual([{ ref: "123456-2021", reason: "OBJECT_CONTRACT/TITLE missing" }]);
+	});
+});
