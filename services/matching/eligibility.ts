@@ -27,7 +27,17 @@ export interface Eligibility {
 	barred: boolean;
 }
 
-export function judgeEligibility(signals: Signals | null, profile: CompanyProfile | null, hasAuthorizedProduct: boolean, now = new Date()): Eligibility {
+/**
+ * `openCall`: the notice is restricted, but by a procedure that published a call for competition,
+ * so the company may ask to take part: a note, not a bar.
+ */
+export function judgeEligibility(
+	signals: Signals | null,
+	profile: CompanyProfile | null,
+	hasAuthorizedProduct: boolean,
+	openCall = false,
+	now = new Date(),
+): Eligibility {
 	if (!signals) return { eligible: true, reasons: [], barred: false };
 	const reasons: string[] = [];
 	const held = new Set(profile?.set_asides ?? []);
@@ -46,7 +56,7 @@ export function judgeEligibility(signals: Signals | null, profile: CompanyProfil
 			reasons.push("set aside for a kind of business the profile cannot show");
 			break;
 		case "restricted":
-			reasons.push("restricted competition (sole source, brand name only or incumbent)");
+			if (!openCall) reasons.push("restricted competition (sole source, direct award, brand name only, incumbent or a framework's members)");
 			break;
 	}
 	const barred = reasons.length > 0;
@@ -55,5 +65,8 @@ export function judgeEligibility(signals: Signals | null, profile: CompanyProfil
 		if (!profile || !holds(profile, cert, now)) reasons.push(`requires ${cert}, which the profile does not hold (or it has expired)`);
 	}
 	if (signals.requires_oem_documentation && !hasAuthorizedProduct) reasons.push("requires proof of OEM authorization; no authorized partner's product matched");
-	return { eligible: reasons.length === 0, reasons, barred };
+	const eligible = reasons.length === 0;
+	// Worth knowing, not a bar: the company must ask to take part before it can bid.
+	if (openCall) reasons.push("restricted procedure with a published call for competition: ask to take part before the deadline");
+	return { eligible, reasons, barred };
 }

@@ -11,7 +11,7 @@ import type { NoticeView, ProductView, TenantNoticeScore } from "./method/types.
 import type { Model } from "mongoose";
 import type { IndexedNotice, MatchingModels, ResultDoc } from "./models.ts";
 import { activeRules, applyRules, viewFeatureIds, type ActiveRule } from "./rules/apply.ts";
-import { extractSignals } from "./signals/extract.ts";
+import { explainSignals } from "./signals/extract.ts";
 import type { ProductIndexView } from "../../shared/contract/indexing.ts";
 import { noticeView, productView, signalsInput, type NoticeForMatching } from "./views.ts";
 import type { Caller } from "../../shared/actions.ts";
@@ -189,8 +189,8 @@ export class MatchingEngine {
 	/** A notice was created or amended: match it against every company whose products it may concern. */
 	async onNotice(noticeId: string): Promise<{ tenants: number }> {
 		const n = await this.call.call<NoticeForMatching>("opportunities.noticeForMatching", { id: noticeId });
-		const signals = extractSignals(signalsInput(n));
-		const view = noticeView(n, signals);
+		const { signals, explanation } = explainSignals(signalsInput(n));
+		const view = noticeView(n, signals, explanation.bid_eligibility.rule);
 		const open = n.source_status === "open";
 		const seq = Date.now();
 		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq, bucket: seqBucket(seq) } }, { upsert: true });
@@ -255,7 +255,7 @@ export class MatchingEngine {
 		const supported = scored.bestProduct !== null && scored.score >= RECORD_MIN_SCORE;
 		if (!supported && !previous) return;
 		const best = scored.bestProduct;
-		const eligibility = judgeEligibility(signals, profile, best !== null);
+		const eligibility = judgeEligibility(signals, profile, best !== null, notice.openCall === true);
 		const raw = Math.round(scored.score);
 		const eligible = eligibility.barred ? Math.round(raw * BARRED_FACTOR) : raw;
 		const eligibilityNotes = eligibility.reasons.map((r, i) => ({ feature: "eligibility", points: i === 0 && eligibility.barred ? eligible - raw : 0, detail: r }));

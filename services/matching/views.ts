@@ -52,7 +52,7 @@ export function signalsInput(n: NoticeForMatching): SignalsInput {
 	};
 }
 
-export function noticeView(n: NoticeForMatching, signals: Signals): NoticeView {
+export function noticeView(n: NoticeForMatching, signals: Signals, eligibilityRule: string | null = null): NoticeView {
 	return {
 		noticeId: n.id,
 		title: n.title,
@@ -61,5 +61,6 @@ export function noticeView(n: NoticeForMatching, signals: Signals): NoticeView {
 		categories: n.categories.map((c) => ({ scheme: c.scheme, code: c.code })),
 		issuingBody: n.issuing_body,
 		procurementNature: signals.procurement_nature,
+		openCall: signals.bid_eligibility === "restricted" && eligibilityRule === "procedure_restricted",
 	};
 }

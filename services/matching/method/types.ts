@@ -42,6 +42,12 @@ export interface NoticeView {
 	issuingBody: string;
 	/** From the signals extractor when available; the method falls back to its own small heuristic. */
 	procurementNature?: ProcurementNature;
+	/**
+	 * A restricted procedure that published a call for competition (restricted or negotiated with
+	 * a call, competitive dialogue, innovation partnership): any supplier may ask to take part, so
+	 * it does not bar a company the way a direct award or a sole source does.
+	 */
+	openCall?: boolean;
 }
 
 /** One feature that moved a score, for a person to read. */
