@@ -29,7 +29,9 @@ import { config } from "../../shared/config.ts";
 //   not, nor an ObjectId and its hex string, nor a date and its milliseconds); documents
 //   without the field are equal (null) to each other and to null; compound unique keys;
 //   _id 5 and 5.0 are one _id; an update that would duplicate a key is refused and changes
-//   nothing; an unordered insertMany stores all but the duplicates.
+//   nothing; an unordered insertMany stores all but the duplicates; a sparse unique index
+//   leaves out documents without its field (any number of them), counts an explicit null as a
+//   value, and refuses equal values (set by insert or by update) as a plain one does.
 // Not checked (and not MongoDB's behaviour on the stand-in, see deploy/ferretdb/README.md):
 // uniqueness of array elements (MongoDB indexes each element of an array apart).
 
@@ -446,5 +448,22 @@ describe("the store answers as MongoDB does", () => {
 		expect(bulk?.writeErrors?.map((w) => [w.index, w.code]), "unordered insertMany").toEqual([[1, 11000]]);
 		expect((await u.find(q({ _id: { $in: [30, 31, 32] } })).toArray()).map((d) => d._id).sort()).toEqual([30, 32]);
 		expect(await u.countDocuments({})).toBe(12);
+	});
+
+	it("a sparse unique index leaves out documents without its field, and only those", async () => {
+		const s = conn.db!.collection<Stored>("sparse");
+		await s.createIndex({ place: 1 }, { unique: true, sparse: true });
+		const refused = (doc: Stored) => s.insertOne(doc).then(() => undefined, (e: { code?: number }) => e.code);
+		expect(await refused({ _id: 1 })).toBeUndefined();
+		expect(await refused({ _id: 2 }), "a second document without the field").toBeUndefined();
+		expect(await refused({ _id: 3, place: "a#1" })).toBeUndefined();
+		expect(await refused({ _id: 4, place: "a#1" }), "an equal value").toBe(11000);
+		expect(await refused({ _id: 5, place: null })).toBeUndefined();
+		expect(await refused({ _id: 6, place: null }), "an explicit null is a value").toBe(11000);
+		const taken = await s.updateOne(q({ _id: 1 }), { $set: { place: "a#1" } }).then(() => undefined, (e: { code?: number }) => e.code);
+		expect(taken, "an update to a taken value").toBe(11000);
+		await s.updateOne(q({ _id: 3 }), { $unset: { place: "" } });
+		expect(await refused({ _id: 7, place: "a#1" }), "a value given back by $unset is free").toBeUndefined();
+		expect((await s.indexes()).find((i) => i.name === "place_1")).toMatchObject({ unique: true, sparse: true });
 	});
 });
