@@ -69,7 +69,14 @@ describe("matching pipeline", () => {
 		const conn = await connectServiceDb("opportunities");
 		try {
 			const stamps = async () => new Map((await conn.collection("opportunities").find({ tenant_id: acme.tenantId }).project({ updated_at: 1 }).toArray()).map((d) => [d._id, String(d.updated_at)]));
-			const before = await stamps();
+			// The other notices' matching may still be landing: start from a quiet moment.
+			let before = await stamps();
+			for (let quiet = 0; quiet < 3; ) {
+				await new Promise((r) => setTimeout(r, 500));
+				const now = await stamps();
+				quiet = JSON.stringify([...now]) === JSON.stringify([...before]) ? quiet + 1 : 0;
+				before = now;
+			}
 			const indexed = await conn.useDb(conn.name.replace(/_opportunities$/, "_matching")).collection<{ _id: string; version: string }>("products").findOne({ _id: productId });
 			await stack.broker.call("matching.matchProduct", { tenantId: acme.tenantId, productId, version: String(indexed!.version) });
 			const noticeId = (await conn.collection("opportunities").findOne({ _id: best.id as never }))!.notice_id as string;
