@@ -175,9 +175,12 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 			// BullMQ's processedBy tells the runs apart.
 			const nodeID = `${member.id}-r${++restartSeq}`;
 			log(`${"supervisor".padEnd(width)}| ${member.nodeID} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms as ${nodeID}`);
-			setTimeout(() => {
+			setTimeout(async () => {
 				if (stopping) return;
 				member.nodeID = nodeID;
+				// Ports chosen free at start may be another program's by now (tests run side by side):
+				// with any-free-port ops servers, a restart takes a port that is free now.
+				if (o.opsPortBase === 0) member.opsPort = await freePort();
 				spawnMember(member);
 			}, delay).unref();
 		});
