@@ -1,4 +1,3 @@
-import { bulkUpdate } from "./mongo.ts";
 import { randomBytes } from "node:crypto";
 import type { Model } from "mongoose";
 import type { JobsOptions } from "bullmq";
@@ -133,13 +132,11 @@ export class Outbox<D extends object> {
 		return (await this.markManyDone([{ id, version }])) > 0;
 	}
 
-	/** markDone for many (id, version) pairs, in commands of a few statements (bulkUpdate); answers how many matched. */
+	/** markDone for many (id, version) pairs in one command; answers how many matched. */
 	async markManyDone(items: ReadonlyArray<{ id: string; version: string }>): Promise<number> {
 		const f = this.field;
-		return bulkUpdate(
-			this.o.model,
-			items.map(({ id, version }) => ({ updateOne: { filter: { _id: id, [`${f}.requested`]: version }, update: { $set: { [`${f}.done`]: version, [`${f}.pending`]: false } } } })),
-		);
+		const ops = items.map(({ id, version }) => ({ updateOne: { filter: { _id: id, [`${f}.requested`]: version }, update: { $set: { [`${f}.done`]: version, [`${f}.pending`]: false } } } }));
+		return (await this.o.model.bulkWrite(ops)).matchedCount;
 	}
 
 	startReconciler(intervalMs: number, onError: (e: unknown) => void): void {

@@ -35,12 +35,6 @@ export interface Places {
 /** The update that gives a document's place back, for the update that revokes or ends it. */
 export const GIVE_BACK_PLACE = { $unset: { place: 1 } } as const;
 
-/**
- * Another document holds that place. FerretDB 1.24 reports a unique index violated by an update
- * as PostgreSQL's error instead of code 11000 (inserts get 11000).
- */
-const placeTaken = (e: unknown) => isDuplicateKeyError(e) || /duplicate key value violates unique constraint/.test(String((e as Error)?.message));
-
 /** A place picked at random among the free ones, so concurrent requests rarely pick the same. */
 const pick = (free: string[]) => free[Math.floor(Math.random() * free.length)]!;
 
@@ -73,7 +67,7 @@ export async function createWithinCap<T>(p: Places, create: (place: string) => P
 			}
 			return await create(pick(free));
 		} catch (e) {
-			if (!placeTaken(e)) throw e;
+			if (!isDuplicateKeyError(e)) throw e; // another document holds that place: look again
 		}
 	}
 	throw new Error(`no free place for ${p.owner} after ${4 * p.cap + 10} attempts`);

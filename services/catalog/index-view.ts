@@ -1,6 +1,5 @@
 import type { ProductIndexView, SpecAttribute } from "../../shared/contract/indexing.ts";
 import { notFound } from "../../shared/errors.ts";
-import { findByIds } from "../../shared/mongo.ts";
 import type { CatalogModels, ProductDoc } from "./models.ts";
 import { partnersByIds } from "./partners.ts";
 
@@ -50,7 +49,7 @@ export function specsSubset(specs: Record<string, unknown>): SpecAttribute[] {
 
 /** The views of these products (absent ones left out, in the order asked), optionally only within one company. */
 export async function indexViews(m: CatalogModels, productIds: string[], tenantId?: string): Promise<ProductIndexView[]> {
-	const docs = await findByIds<ProductDoc>(m.products, productIds, tenantId ? { tenant_id: tenantId } : {});
+	const docs = await m.products.find({ _id: { $in: productIds }, ...(tenantId ? { tenant_id: tenantId } : {}) }).lean<ProductDoc[]>();
 	const order = new Map(productIds.map((id, i) => [id, i]));
 	return (await viewsOf(m, docs)).sort((a, b) => order.get(a.productId)! - order.get(b.productId)!);
 }
@@ -90,13 +89,12 @@ export async function indexView(m: CatalogModels, productId: string, tenantId?: 
 }
 
 /**
- * Some of the company's products still waiting for indexing: a consumer that takes them
- * together scores each affected notice once for a whole import, not once per row. No order is
- * asked for (MongoDB gives the index's, request time): FerretDB cannot sort on the server, so a
- * sort would read every waiting product, where the limit alone reads only as many as asked.
+ * The company's products still waiting for indexing, oldest request first: a consumer that
+ * takes them together scores each affected notice once for a whole import, not once per row.
+ * The index `{tenant_id, index.pending, index.requested_at}` serves the filter and the order, so
+ * the read stops at `limit` however long the backlog.
  */
 export async function pendingIndexViews(m: CatalogModels, tenantId: string, limit: number): Promise<ProductIndexView[]> {
-	// Whole documents in this one read (the server reads them to filter anyway), not a second read by id.
-	const docs = await m.products.find({ tenant_id: tenantId, "index.pending": true }).limit(limit).lean<ProductDoc[]>();
+	const docs = await m.products.find({ tenant_id: tenantId, "index.pending": true }).sort({ "index.requested_at": 1 }).limit(limit).lean<ProductDoc[]>();
 	return viewsOf(m, docs);
 }

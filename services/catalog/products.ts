@@ -120,19 +120,14 @@ export async function updateProduct(cat: Catalog, tenantId: string, id: string, 
 		const next = stored(tenantId, partner, { ...fieldsOf(cur), ...patch });
 		const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(cur[k] ?? null));
 		if (changed.length === 0) return toProduct(cur, partner.name);
-		// Checked first: FerretDB answers a unique violation on update with a generic error.
-		const clash = next.unique_key !== cur.unique_key ? await holder(cat.m, next.unique_key, id) : null;
-		if (clash) throw alreadyExists(clash._id);
-
 		const relevant = changed.some((k) => (RELEVANT as readonly string[]).includes(k));
 		const $set = { ...next, updated_at: new Date(), rev: newVersion(), ...(relevant ? requestWork() : {}) };
 		let doc: ProductDoc | null;
 		try {
 			doc = await cat.m.products.findOneAndUpdate({ _id: id, tenant_id: tenantId, rev: cur.rev }, { $set }, { new: true }).lean<ProductDoc>();
 		} catch (e) {
-			// Lost a race to another write of the same key: MongoDB says 11000, FerretDB code 1, so look.
-			const winner = await holder(cat.m, next.unique_key, id);
-			if (winner || isDuplicateKeyError(e)) throw alreadyExists(winner?._id);
+			// The unique index refused the new key: name the product that holds it.
+			if (isDuplicateKeyError(e)) throw alreadyExists((await holder(cat.m, next.unique_key, id))?._id);
 			throw e;
 		}
 		if (doc) {

@@ -16,7 +16,6 @@ import type { ProductIndexView } from "../../shared/contract/indexing.ts";
 import { noticeView, productView, signalsInput, type NoticeForMatching } from "./views.ts";
 import type { Caller } from "../../shared/actions.ts";
 import { sha256 } from "../../shared/hash.ts";
-import { bulkUpdate, findByIds } from "../../shared/mongo.ts";
 import type { Claims } from "../../shared/claims.ts";
 
 // Staged matching as the service runs it. Stage 1 retrieves candidates from in-memory
@@ -31,10 +30,6 @@ export const RECORD_MIN_SCORE = 30;
 /** A company barred from bidding (set-aside not held, restricted competition) keeps the match, scored down so that even a perfect match stays under the default digest threshold (60). */
 export const BARRED_FACTOR = 0.5;
 const SYNC_OVERLAP_MS = 5_000;
-/** Stored products and notices carry `bucket`: their seq in 10-second steps (see changedSince). */
-const SEQ_BUCKET_MS = 10_000;
-const MAX_SYNC_BUCKETS = 30;
-const seqBucket = (seq: number) => Math.floor(seq / SEQ_BUCKET_MS);
 const RESCORE_BATCH = 200;
 /** Products a bulk-lane job takes from its company's indexing backlog. */
 const BACKLOG_BATCH = 100;
@@ -89,17 +84,10 @@ export class MatchingEngine {
 	 */
 	private async changedSince<T extends { _id: string; seq: number }>(model: Model<T>, seq: number, seen: ReadonlyMap<string, number>): Promise<T[]> {
 		if (seq === 0) return model.find().sort({ seq: 1 }).lean<T[]>(); // the first sync takes everything
-		// FerretDB answers a range filter by reading the whole collection and an equality filter
-		// from its index: recent changes are read bucket by bucket (usually one or two).
-		const from = seqBucket(seq - SYNC_OVERLAP_MS);
-		const to = seqBucket(Date.now() + SYNC_OVERLAP_MS);
-		const buckets = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-		const recent =
-			buckets.length <= MAX_SYNC_BUCKETS
-				? (await Promise.all(buckets.map((b) => model.find({ bucket: b }, { seq: 1 }).lean<T[]>()))).flat().filter((d) => d.seq >= seq - SYNC_OVERLAP_MS)
-				: await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean<T[]>(); // long idle: one full read
+		const recent = await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean<T[]>();
 		const fresh = recent.filter((d) => seen.get(d._id) !== d.seq).map((d) => d._id);
-		return (await findByIds<T>(model, fresh)).sort((a, b) => a.seq - b.seq);
+		if (fresh.length === 0) return [];
+		return (await model.find({ _id: { $in: fresh } }).lean<T[]>()).sort((a, b) => a.seq - b.seq);
 	}
 
 	/**
@@ -156,9 +144,8 @@ export class MatchingEngine {
 	private async matchProducts(tenantId: string, views: ProductIndexView[]): Promise<{ notices: number; products: number }> {
 		const seq = Date.now();
 		const batch = views.map((v) => ({ v, view: productView(v) }));
-		await bulkUpdate(
-			this.m.products,
-			batch.map(({ v, view }) => ({ updateOne: { filter: { _id: v.productId }, update: { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq, bucket: seqBucket(seq) } }, upsert: true } })),
+		await this.m.products.bulkWrite(
+			batch.map(({ v, view }) => ({ updateOne: { filter: { _id: v.productId }, update: { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq } }, upsert: true } })),
 		);
 		await this.sync();
 		// Stage 2 of each product alone decides where its company needs re-scoring: notices where
@@ -175,13 +162,13 @@ export class MatchingEngine {
 		const noticeIds = [...affected];
 		for (let i = 0; i < noticeIds.length; i += RESCORE_BATCH) {
 			const chunk = noticeIds.slice(i, i + RESCORE_BATCH);
-			const [notices, previous] = await Promise.all([findByIds<IndexedNotice>(this.m.notices, chunk), this.previousResults(chunk.map((n) => resultId(tenantId, n)))]);
+			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: chunk } }).lean<IndexedNotice[]>(), this.previousResults(chunk.map((n) => resultId(tenantId, n)))]);
 			for (const n of notices) {
 				await this.rescore(tenantId, n.view as NoticeView, (n.signals as Signals) ?? null, profile, n.open, rules, previous.get(resultId(tenantId, n._id)) ?? null);
 			}
 		}
 		// Matched only now: a crash before this line leaves the products to their own jobs.
-		await bulkUpdate(this.m.products, batch.map(({ v }) => ({ updateOne: { filter: { _id: v.productId, version: v.version }, update: { $set: { matched: v.version } } } })));
+		await this.m.products.bulkWrite(batch.map(({ v }) => ({ updateOne: { filter: { _id: v.productId, version: v.version }, update: { $set: { matched: v.version } } } })));
 		await this.call.call("catalog.markManyIndexed", { items: batch.map(({ v }) => ({ productId: v.productId, version: v.version })) });
 		return { notices: affected.size, products: batch.length };
 	}
@@ -193,7 +180,7 @@ export class MatchingEngine {
 		const view = noticeView(n, signals, explanation.bid_eligibility.rule);
 		const open = n.source_status === "open";
 		const seq = Date.now();
-		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq, bucket: seqBucket(seq) } }, { upsert: true });
+		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq } }, { upsert: true });
 		await this.sync();
 		const tenants = new Set<string>();
 		if (open) for (const [tenantId, index] of this.products) if (index.candidatesForNotice(view).length) tenants.add(tenantId);
@@ -219,7 +206,7 @@ export class MatchingEngine {
 			const batch = await this.m.results.find({ tenant_id: tenantId, _id: { $gt: after } }, { notice_id: 1 }).sort({ _id: 1 }).limit(RESCORE_BATCH).lean();
 			if (batch.length === 0) break;
 			after = batch.at(-1)!._id;
-			const [notices, previous] = await Promise.all([findByIds<IndexedNotice>(this.m.notices, batch.map((r) => r.notice_id)), this.previousResults(batch.map((r) => r._id))]);
+			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: batch.map((r) => r.notice_id) } }).lean<IndexedNotice[]>(), this.previousResults(batch.map((r) => r._id))]);
 			for (const stored of notices) {
 				const view = stored.view as NoticeView;
 				const signals = (stored.signals as Signals) ?? null;
@@ -240,7 +227,7 @@ export class MatchingEngine {
 	}
 
 	private async previousResults(ids: string[]): Promise<Map<string, ResultDoc>> {
-		return new Map((await findByIds<ResultDoc>(this.m.results, ids)).map((r) => [r._id, r]));
+		return new Map((await this.m.results.find({ _id: { $in: ids } }).lean<ResultDoc[]>()).map((r) => [r._id, r]));
 	}
 
 	/**

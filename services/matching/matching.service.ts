@@ -9,7 +9,7 @@ import { listRules, updateRule } from "../../shared/contract/settings-operations
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { BULK_PRIORITY, QUEUES, startWorker } from "../../shared/queue.ts";
 import { MatchingEngine } from "./engine.ts";
-import { matchingModels, type MatchingModels } from "./models.ts";
+import { dropRetiredMatchingIndexes, matchingModels, type MatchingModels } from "./models.ts";
 import { LearnJob, LearnedRules } from "./rules/actions.ts";
 
 // matching: consumes the catalog's indexing requests and ingestion's matching requests (both
@@ -61,6 +61,7 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.conn = await connectServiceDb("matching");
 		this.m = matchingModels(this.conn);
 		await syncIndexes(this.conn);
+		await dropRetiredMatchingIndexes(this.m);
 		this.claims = redisClaims("matching-backlog", BACKLOG_LEASE_MS);
 		this.engine = new MatchingEngine(this.m, this.broker as unknown as Caller, this.claims);
 		await this.engine.sync();

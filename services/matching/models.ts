@@ -1,4 +1,5 @@
 import { Schema, type Connection, type InferSchemaType, type Model } from "mongoose";
+import { dropRetiredIndexes } from "../../shared/mongo.ts";
 import { ruleModels, type RuleModels } from "./rules/models.ts";
 
 // The matching service's own collections: what it indexed of each product and notice (its
@@ -14,14 +15,12 @@ const ProductSchema = new Schema(
 		view: { type: Schema.Types.Mixed, required: true },
 		matchable: { type: Boolean, required: true },
 		seq: { type: Number, required: true },
-		bucket: { type: Number, default: null },
 		/** The version whose matching is complete (its company re-scored where it counts). */
 		matched: { type: String, default: null },
 	},
 	{ versionKey: false, minimize: false },
 );
 ProductSchema.index({ seq: 1 });
-ProductSchema.index({ bucket: 1 });
 ProductSchema.index({ tenant_id: 1 });
 
 const NoticeSchema = new Schema(
@@ -32,12 +31,10 @@ const NoticeSchema = new Schema(
 		view: { type: Schema.Types.Mixed, required: true },
 		signals: { type: Schema.Types.Mixed, default: null },
 		seq: { type: Number, required: true },
-		bucket: { type: Number, default: null },
 	},
 	{ versionKey: false, minimize: false },
 );
 NoticeSchema.index({ seq: 1 });
-NoticeSchema.index({ bucket: 1 });
 
 const ResultSchema = new Schema(
 	{
@@ -64,6 +61,16 @@ export interface MatchingModels extends RuleModels {
 	products: Model<IndexedProduct>;
 	notices: Model<IndexedNotice>;
 	results: Model<ResultDoc>;
+}
+
+/**
+ * Indexes of earlier releases, dropped at start. `bucket_1`: the catch-up once read recent changes
+ * in 10-second buckets of seq, by equality, because the stand-in store answered a range on seq by
+ * reading the whole collection; it reads a range on the `seq` index now.
+ */
+export async function dropRetiredMatchingIndexes(m: MatchingModels): Promise<void> {
+	await dropRetiredIndexes(m.products, ["bucket_1"]);
+	await dropRetiredIndexes(m.notices, ["bucket_1"]);
 }
 
 export function matchingModels(conn: Connection): MatchingModels {

@@ -1,7 +1,6 @@
 import { notFound } from "../../shared/errors.ts";
 import type { Feedback, FeedbackBody, OpportunitySummary } from "../../shared/contract/opportunities.ts";
 import { iso } from "../../shared/contract/common.ts";
-import { bulkUpdate } from "../../shared/mongo.ts";
 import { newRequest, newVersion } from "../../shared/outbox.ts";
 import type { FeedbackDoc, OpportunityDoc, OpportunityModels } from "./models.ts";
 import { toSummary } from "./records.ts";
@@ -103,10 +102,7 @@ export async function settleVerdicts(m: OpportunityModels, tenantId: string, opp
 		}
 		const currentSeq = current.feedback_seq ?? "";
 		const older = open.filter((f) => f._id !== current.feedback_id && seqOf(f) < currentSeq);
-		if (older.length) {
-			const at = new Date();
-			await bulkUpdate(m.feedback, older.map((f) => ({ updateOne: { filter: { _id: f._id, superseded_at: null }, update: { $set: { superseded_at: at } } } })));
-		}
+		if (older.length) await m.feedback.updateMany({ _id: { $in: older.map((f) => f._id) }, superseded_at: null }, { $set: { superseded_at: new Date() } });
 		return current;
 	}
 	throw new Error(`the current verdict of opportunity ${opportunityId} kept moving; gave up after ${SETTLE_TRIES} tries`);

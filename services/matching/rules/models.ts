@@ -5,8 +5,8 @@ import { workRequestSchema } from "../../../shared/outbox.ts";
 //
 // Evidence is one document per feedback verdict (its id is the feedback's), listing the
 // features of the verdict's notice. Counts are always recounted from these documents, never
-// incremented (FerretDB can lose a concurrent $inc), so replaying a feedback job rewrites the
-// same document and recounts the same numbers.
+// incremented, so replaying a feedback job rewrites the same document and recounts the same
+// numbers.
 
 const EvidenceSchema = new Schema(
 	{
