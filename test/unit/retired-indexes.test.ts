@@ -28,7 +28,7 @@ describe("dropRetiredIndexes", () => {
 		expect((await Things.collection.indexes()).map((i) => i.name).sort()).toEqual(["_id_", "seq_1"]);
 		await dropRetiredIndexes(Things, ["bucket_1"]); // already gone
 
-		const Absent = conn.model("Absent", new mongoose.Schema({ _id: String }), "not_created");
+		const Absent = conn.model("Absent", new mongoose.Schema({ _id: String }, { autoCreate: false, autoIndex: false }), "not_created");
 		await dropRetiredIndexes(Absent, ["bucket_1"]);
 		expect((await conn.db!.listCollections({ name: "not_created" }).toArray()).length).toBe(0);
 	});
