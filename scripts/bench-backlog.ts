@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { cpus } from "node:os";
-import { arg, benchTarget, companyWithKey, ferretdbPid, json, procSample, quantile } from "./bench-support.ts";
+import { arg, benchTarget, companyWithKey, ferretdbPid, json, procSample, Tally } from "./bench-support.ts";
 
 // npm run bench:backlog [-- --rows 5000 --notices 30 --url http://127.0.0.1:3000]
 // A bulk import's indexing against a person's single saves, on the cluster: one company imports
@@ -35,27 +35,18 @@ try {
 	}
 
 	const pending = async () => (await t.broker.call<{ items: unknown[] }, object>("catalog.pendingIndexViews", { tenantId: bulk.tenantId, limit: 1 })).items.length > 0;
-	const save = { ms: [] as number[], failed: 0 };
-	const read = { ms: [] as number[], failed: 0 };
-	const timed = async (into: typeof save, f: () => Promise<unknown>) => {
-		const t0 = performance.now();
-		try {
-			await f();
-			into.ms.push(performance.now() - t0);
-		} catch {
-			into.failed++;
-		}
-	};
+	// Latencies of the 2xx answers; any other answer is counted apart, by status.
+	let save = new Tally();
+	let read = new Tally();
 	const saveAndRead = async () => {
-		await timed(save, () => json(t.base, "PATCH", `/products/${product.id}`, one.auth, { description: `Revision ${randomUUID().slice(0, 6)}` }));
-		await timed(read, () => json(t.base, "GET", `/products/${product.id}`, one.auth));
+		await save.time(() => json(t.base, "PATCH", `/products/${product.id}`, one.auth, { description: `Revision ${randomUUID().slice(0, 6)}` }));
+		await read.time(() => json(t.base, "GET", `/products/${product.id}`, one.auth));
 	};
 	const report = (label: string) => {
-		const row = (name: string, s: typeof save) => `${name} n ${s.ms.length} p50 ${Math.round(quantile(s.ms, 0.5))} ms p90 ${Math.round(quantile(s.ms, 0.9))} ms p99 ${Math.round(quantile(s.ms, 0.99))} ms max ${Math.round(quantile(s.ms, 1))} ms failed ${s.failed}`;
-		console.log(`  ${label}\n    PATCH /products/:id  ${row("", save)}\n    GET /products/:id    ${row("", read)}`);
-		save.ms = [];
-		read.ms = [];
-		save.failed = read.failed = 0;
+		const row = (s: Tally) => `served ${s.served} p50 ${s.latency(0.5)} ms p90 ${s.latency(0.9)} ms p99 ${s.latency(0.99)} ms max ${s.latency(1)} ms; not 2xx: ${s.otherStatuses()}`;
+		console.log(`  ${label}\n    PATCH /products/:id  ${row(save)}\n    GET /products/:id    ${row(read)}`);
+		save = new Tally();
+		read = new Tally();
 	};
 
 	console.log(`bench:backlog on ${t.base} (${cpus().length} cores, Node ${process.version}): ${ROWS} products imported by one company, ${NOTICES} notices, another company saving one product`);

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { syntheticNotices, syntheticProducts } from "../services/matching/method/eval/synthetic.ts";
@@ -11,7 +10,8 @@ import type { NoticeView, ProductView } from "../services/matching/method/types.
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { QUEUES } from "../shared/queue.ts";
-import { cli, freePort, ROOT, startServiceProcess, waitFor } from "../test/support/processes.ts";
+import { cli, ROOT, startServiceProcess, waitFor } from "../test/support/processes.ts";
+import { ownServiceEnv } from "./bench-support.ts";
 
 // npm run bench:matching [-- --notices 100000 --companies 100 --products 1000 --e2e-notices 1500 --saves 20]
 // 1. In memory, at DESIGN.md's scale, with the classes and flow the matching workers use:
@@ -107,21 +107,13 @@ async function drained(prefix: string): Promise<void> {
 }
 
 async function endToEnd(): Promise<void> {
-	const suffix = randomBytes(3).toString("hex");
-	// DEV_ISSUER: the benchmark signs in through the local development issuer (dev:token).
-	const env = {
-		PORT: String(await freePort()),
-		DEV_ISSUER: "on",
-		LOG_LEVEL: "warn",
-		MONGO_DB_PREFIX: `bm${suffix}`,
-		REDIS_PREFIX: `oms-bm-${suffix}`,
-		RATE_LIMIT_POINTS: "1000000",
-	};
+	const env = await ownServiceEnv("bm");
+	const run = env.MONGO_DB_PREFIX;
 	const base = `http://127.0.0.1:${env.PORT}`;
 	const server = startServiceProcess(env);
 	try {
 		await waitFor("the service to start", async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 60_000);
-		const email = `bench-${suffix}@example.com`;
+		const email = `bench-${run}@example.com`;
 		if ((await cli(["tenant:create", "--name", "Bench Co", "--owner", email], env)).code !== 0) throw new Error("tenant:create failed");
 		const token = (await cli(["dev:token", "--email", email], env)).stdout.trim();
 		const cookie = (await fetch(`${base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${token}` } })).headers.get("set-cookie")!.split(";")[0]!;
@@ -161,7 +153,7 @@ async function endToEnd(): Promise<void> {
 				},
 			})),
 		};
-		const file = resolve(ROOT, ".data", `bench-notices-${suffix}.json`);
+		const file = resolve(ROOT, ".data", `bench-notices-${run}.json`);
 		writeFileSync(file, JSON.stringify(pkg));
 		let t = performance.now();
 		const ing = await cli(["ingest", file], env);
