@@ -50,6 +50,13 @@ const Env = z.object({
 	API_KEYS_PER_COMPANY: z.coerce.number().int().min(1).max(10_000).default(50),
 	/** Live (neither ended nor expired) browser sessions an account may hold. */
 	SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),
+	/**
+	 * How long auth-keys may answer a credential, a user's email and memberships from memory at
+	 * most (services/auth-keys/auth-memory.ts). Changes made through the service take effect on the
+	 * very next request whatever this is; it bounds only changes made straight in the database.
+	 * 0: every request reads the database.
+	 */
+	AUTH_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 	REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 	/** A local call in flight longer than this makes the process not ready (shared/call-watchdog.ts). */
 	CALL_STUCK_MS: z.coerce.number().int().positive().default(120_000),

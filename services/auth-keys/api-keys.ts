@@ -9,6 +9,7 @@ import type { ApiKeyDoc, AuthModels } from "./models.ts";
 import { activeMembership } from "./directory.ts";
 import { sha256 } from "../../shared/hash.ts";
 import { createWithinCap, GIVE_BACK_PLACE } from "./places.ts";
+import type { AuthMemory, KnownCredential } from "./auth-memory.ts";
 
 // API keys: created and revoked by browser sessions, verified by hash on every request.
 
@@ -57,21 +58,42 @@ export async function listKeys(m: AuthModels, tenantId: string): Promise<ApiKey[
 	return docs.map(toApiKey);
 }
 
-/** Idempotent: a revoked key stays revoked at its first revocation time. */
-export async function revokeKey(m: AuthModels, tenantId: string, id: string): Promise<void> {
+/**
+ * Idempotent: a revoked key stays revoked at its first revocation time. Every process forgets
+ * what it remembered before this answers (a repeat too, in case the first could not tell them).
+ */
+export async function revokeKey(m: AuthModels, memory: AuthMemory, tenantId: string, id: string): Promise<void> {
 	// The key gives its place under the cap back in the same update that revokes it.
 	const doc = await m.apiKeys.findOneAndUpdate({ _id: id, tenant_id: tenantId, revoked_at: null }, { $set: { revoked_at: new Date() }, ...GIVE_BACK_PLACE });
-	if (doc) return;
-	if (!(await m.apiKeys.exists({ _id: id, tenant_id: tenantId }))) throw notFound("API key");
+	if (!doc && !(await m.apiKeys.exists({ _id: id, tenant_id: tenantId }))) throw notFound("API key");
+	await memory.changed("revocation");
 }
 
 const unauthorized = () => new ApiError("unauthorized", "Missing or invalid credential");
 
 /**
- * The caller behind an API key hash: read from the database on every request (no cache),
- * so a revocation or a lost membership takes effect on the very next one.
+ * The caller behind an API key hash. Answered from memory while nothing that could take access
+ * away has changed since it was read (auth-memory.ts), else from the database; expiry is checked
+ * on every request. A revocation or a lost membership takes effect on the very next request.
  */
-export async function verifyKey(m: AuthModels, hash: string): Promise<AuthContext> {
+export async function verifyKey(m: AuthModels, memory: AuthMemory, hash: string): Promise<AuthContext> {
+	const stamp = await memory.stamp();
+	const known = memory.credentials.get(`key:${hash}`, stamp);
+	if (known) {
+		const now = Date.now();
+		if (known.expiresAt !== null && known.expiresAt <= now) throw unauthorized();
+		if (now - (known.lastUsedAt ?? 0) >= LAST_USED_RESOLUTION_MS) {
+			known.lastUsedAt = now;
+			touchLastUsed(m, known.auth.apiKeyId!, now);
+		}
+		return { ...known.auth };
+	}
+	const auth = await readKey(m, hash);
+	memory.credentials.set(`key:${hash}`, stamp, auth);
+	return auth.auth;
+}
+
+async function readKey(m: AuthModels, hash: string): Promise<KnownCredential> {
 	const key = await m.apiKeys.findOne({ secret_hash: hash }).lean();
 	// The index lookup found it by hash; compare again in constant time before trusting it.
 	if (!key || !timingSafeEqual(Buffer.from(key.secret_hash), Buffer.from(hash))) throw unauthorized();
@@ -79,8 +101,12 @@ export async function verifyKey(m: AuthModels, hash: string): Promise<AuthContex
 	if (key.revoked_at || (key.expires_at && key.expires_at.getTime() <= now)) throw unauthorized();
 	const membership = await activeMembership(m, key.membership_id);
 	if (!membership || membership.tenant_id !== key.tenant_id) throw unauthorized();
-	if (!key.last_used_at || now - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) touchLastUsed(m, key._id, now);
-	return {
+	let lastUsedAt = key.last_used_at?.getTime() ?? 0;
+	if (now - lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+		lastUsedAt = now;
+		touchLastUsed(m, key._id, now);
+	}
+	const auth: AuthContext = {
 		kind: "api_key",
 		tenantId: key.tenant_id,
 		userId: membership.user_id,
@@ -88,6 +114,7 @@ export async function verifyKey(m: AuthModels, hash: string): Promise<AuthContex
 		scopes: key.scopes as Scope[],
 		apiKeyId: key._id,
 	};
+	return { auth, expiresAt: key.expires_at?.getTime() ?? null, lastUsedAt };
 }
 
 /** At most once a minute per key, off the request's critical path. */

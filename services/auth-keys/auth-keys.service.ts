@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { z } from "zod";
@@ -10,8 +11,10 @@ import { SCOPES } from "../../shared/contract/scopes.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { every, type Periodic } from "../../shared/periodic.ts";
+import { redisOptions } from "../../shared/queue.ts";
 import { createKey, listKeys, revokeKey, verifyKey } from "./api-keys.ts";
-import { contactEmail, createTenant, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
+import { contactEmail, createTenant, emailOf, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
+import { AuthMemory } from "./auth-memory.ts";
 import { SIGN_IN_SETUP, signInConfigured, verifyIdToken } from "./id-tokens.ts";
 import { authModels, type AuthModels } from "./models.ts";
 import { clearedCookie, endSession, purgeExpiredSessions, sessionCookie, signIn, verifySession } from "./sessions.ts";
@@ -21,6 +24,9 @@ import { clearedCookie, endSession, purgeExpiredSessions, sessionCookie, signIn,
 interface State extends Record<string, any> {
 	conn: Connection;
 	m: AuthModels;
+	/** What authentication read, remembered until a change makes every process read it again. */
+	memory: AuthMemory;
+	redis?: Redis;
 	purge?: Periodic;
 }
 
@@ -44,19 +50,20 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 
 		deleteSession: operationAction(deleteSession, async function (this: State, ctx: OpContext) {
 			const auth = requireAuth(ctx);
-			if (auth.sessionId) await endSession(this.m, auth.sessionId);
+			if (auth.sessionId) await endSession(this.m, this.memory, auth.sessionId);
 			ctx.meta.$responseHeaders = { "Set-Cookie": clearedCookie(config().SESSION_COOKIE) };
 		}),
 
 		me: operationAction(getMe, async function (this: State, ctx: OpContext) {
 			const auth = requireAuth(ctx);
-			const [user, name, memberships] = await Promise.all([
-				auth.email !== undefined ? { email: auth.email } : this.m.users.findById(auth.userId, { email: 1 }).lean(),
+			const remembered = { memory: this.memory, stamp: await this.memory.stamp() };
+			const [email, name, memberships] = await Promise.all([
+				auth.email !== undefined ? auth.email : emailOf(this.m, remembered, auth.userId),
 				tenantName(this.m, auth.tenantId),
-				membershipsOf(this.m, auth.userId),
+				membershipsOf(this.m, auth.userId, remembered),
 			]);
 			return {
-				user: { id: auth.userId, email: user?.email ?? null },
+				user: { id: auth.userId, email: email ?? null },
 				tenant: { id: auth.tenantId, name },
 				memberships,
 				credential: { kind: auth.kind, api_key_id: auth.apiKeyId ?? null, scopes: auth.scopes },
@@ -72,7 +79,7 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		}),
 
 		revokeKey: operationAction(revokeApiKey, async function (this: State, ctx: OpContext<{ id: string }>) {
-			await revokeKey(this.m, requireAuth(ctx).tenantId, ctx.params.id);
+			await revokeKey(this.m, this.memory, requireAuth(ctx).tenantId, ctx.params.id);
 		}),
 
 		// --- Internal: the gateway's credential check on every request
@@ -84,9 +91,9 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 			}),
 			async function (this: State, ctx: OpContext<{ kind: "api_key" | "session"; hash: string; tenantId?: string }>) {
 				const { kind, hash, tenantId } = ctx.params;
-				if (kind === "api_key") return verifyKey(this.m, hash);
+				if (kind === "api_key") return verifyKey(this.m, this.memory, hash);
 				if (tenantId !== undefined && !z.uuid().safeParse(tenantId).success) throw new ApiError("no_membership", "X-Service-Tenant names no company of this account");
-				return verifySession(this.m, hash, tenantId);
+				return verifySession(this.m, this.memory, hash, tenantId);
 			},
 		),
 
@@ -94,7 +101,7 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		createTenant: validatedAction(
 			z.object({ name: z.string().trim().min(1).max(200), ownerEmail: Email }).strict(),
 			function (this: State, ctx: OpContext<{ name: string; ownerEmail: string }>) {
-				return createTenant(this.m, ctx.params.name, ctx.params.ownerEmail);
+				return createTenant(this.m, this.memory, ctx.params.name, ctx.params.ownerEmail);
 			},
 		),
 		contactEmail: validatedAction(z.object({ tenantId: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string }>) {
@@ -111,7 +118,7 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		setMembership: validatedAction(
 			z.object({ tenantId: z.uuid(), email: Email, status: z.enum(["active", "disabled"]) }).strict(),
 			async function (this: State, ctx: OpContext<{ tenantId: string; email: string; status: "active" | "disabled" }>) {
-				const ms = await setMembership(this.m, ctx.params.tenantId, ctx.params.email, ctx.params.status);
+				const ms = await setMembership(this.m, this.memory, ctx.params.tenantId, ctx.params.email, ctx.params.status);
 				return { membershipId: ms._id, status: ms.status };
 			},
 		),
@@ -121,12 +128,19 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.conn = await connectServiceDb("auth");
 		this.m = authModels(this.conn);
 		await syncIndexes(this.conn);
+		const c = config();
+		// Commands fail at once while Redis is away: authentication then reads the database.
+		this.redis = new Redis(c.REDIS_URL, { ...redisOptions(false), commandTimeout: 1000 });
+		this.redis.on("error", () => undefined);
+		this.memory = new AuthMemory(this.redis, `${c.REDIS_PREFIX}:auth:stamp`, c.AUTH_CACHE_MS);
 		if (!signInConfigured()) this.logger.warn(`no OpenID Connect issuer is configured, so nobody can sign in: ${SIGN_IN_SETUP}`);
 		this.purge = every(3600_000, () => purgeExpiredSessions(this.m), (e) => this.logger.warn({ err: e }, "expired session purge failed"));
 	},
 
 	async stopped(this: State) {
 		await this.purge?.stop();
+		this.memory?.close();
+		this.redis?.disconnect();
 		await this.conn?.close();
 	},
 };

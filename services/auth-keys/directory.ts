@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Membership as MembershipOut } from "../../shared/contract/auth.ts";
 import { ApiError } from "../../shared/errors.ts";
+import type { AuthMemory } from "./auth-memory.ts";
 import type { AuthModels } from "./models.ts";
 
 // Tenants, users and memberships: who may act for which company.
@@ -29,11 +30,34 @@ export async function defaultMembership(m: AuthModels, userId: string) {
 	return active;
 }
 
-/** Every company the account can act for (active memberships), by name. */
-export async function membershipsOf(m: AuthModels, userId: string): Promise<MembershipOut[]> {
+/** auth-memory.ts's memory, and the stamp read for the request being answered. */
+export interface Remembered {
+	memory: AuthMemory;
+	stamp: string | null;
+}
+
+/**
+ * Every company the account can act for (active memberships), by name. With `remembered`, from
+ * memory while no membership has changed since it was read (auth-memory.ts).
+ */
+export async function membershipsOf(m: AuthModels, userId: string, remembered?: Remembered): Promise<MembershipOut[]> {
+	const { memory, stamp } = remembered ?? { memory: undefined, stamp: null };
+	const known = memory?.memberships.get(userId, stamp);
+	if (known) return known;
 	const ms = await m.memberships.find({ user_id: userId, status: "active" }).sort({ created_at: 1, _id: 1 }).lean();
 	const names = await tenantNames(m, ms.map((x) => x.tenant_id));
-	return ms.map((x) => ({ tenantId: x.tenant_id, tenantName: names.get(x.tenant_id) ?? null }));
+	const list = ms.map((x) => ({ tenantId: x.tenant_id, tenantName: names.get(x.tenant_id) ?? null }));
+	memory?.memberships.set(userId, stamp, list);
+	return list;
+}
+
+/** A user's email (it never changes once the user exists), from memory when known. */
+export async function emailOf(m: AuthModels, { memory, stamp }: Remembered, userId: string): Promise<string | null> {
+	const known = memory.emails.get(userId, stamp);
+	if (known !== undefined) return known;
+	const email = (await m.users.findById(userId, { email: 1 }).lean())?.email ?? null;
+	if (email !== null) memory.emails.set(userId, stamp, email);
+	return email;
 }
 
 // Company names are display data read on every /me; a short-lived copy spares the database.
@@ -78,25 +102,28 @@ async function userForEmail(m: AuthModels, email: string) {
 	}
 }
 
-/** A tenant with its owner's active membership (CLI and tests). */
-export async function createTenant(m: AuthModels, name: string, ownerEmail: string) {
+/** A tenant with its owner's active membership (CLI and tests); the owner's memberships list changes. */
+export async function createTenant(m: AuthModels, memory: AuthMemory, name: string, ownerEmail: string) {
 	const user = await userForEmail(m, normalizeEmail(ownerEmail));
 	const tenant = await m.tenants.create({ name, created_at: new Date() });
 	const membership = await m.memberships.create({ tenant_id: tenant._id, user_id: user._id, role: "owner", status: "active", created_at: new Date() });
+	await memory.changed("grant");
 	return { tenantId: tenant._id, userId: user._id, membershipId: membership._id };
 }
 
-/** Adds (or re-enables / disables) a member; used by the CLI and tests. */
-export async function setMembership(m: AuthModels, tenantId: string, email: string, status: "active" | "disabled") {
+/**
+ * Adds (or re-enables / disables) a member; used by the CLI and tests. Every process forgets what
+ * it remembered before this answers, so a disabled member is refused on the very next request.
+ */
+export async function setMembership(m: AuthModels, memory: AuthMemory, tenantId: string, email: string, status: "active" | "disabled") {
 	if (!(await m.tenants.exists({ _id: tenantId }))) throw new ApiError("not_found", "Tenant not found");
 	const user = await userForEmail(m, normalizeEmail(email));
 	const existing = await m.memberships.findOne({ tenant_id: tenantId, user_id: user._id });
-	if (existing) {
-		existing.status = status;
-		await existing.save();
-		return existing.toObject();
-	}
-	return (await m.memberships.create({ tenant_id: tenantId, user_id: user._id, status, created_at: new Date() })).toObject();
+	if (existing) existing.status = status;
+	const doc = existing ?? new m.memberships({ tenant_id: tenantId, user_id: user._id, status, created_at: new Date() });
+	await doc.save();
+	await memory.changed(status === "active" ? "grant" : "revocation");
+	return doc.toObject();
 }
 
 /** The company's contact email: its first active owner's, else its first active member's. */

@@ -10,6 +10,7 @@ import type { Identity } from "./id-tokens.ts";
 import type { AuthModels } from "./models.ts";
 import { sha256 } from "../../shared/hash.ts";
 import { createWithinCap, GIVE_BACK_PLACE } from "./places.ts";
+import type { AuthMemory } from "./auth-memory.ts";
 
 // Browser sessions: an opaque id in an HttpOnly cookie, only its hash stored.
 
@@ -74,14 +75,25 @@ export async function signIn(m: AuthModels, identity: Identity, selectTenant?: s
 
 const unauthorized = () => new ApiError("unauthorized", "Missing or invalid credential");
 
-/** The caller behind a session cookie hash, acting for the selected (or the session's) company. */
-export async function verifySession(m: AuthModels, hash: string, selectTenant?: string): Promise<AuthContext> {
+/**
+ * The caller behind a session cookie hash, acting for the selected (or the session's) company:
+ * from memory while nothing that could take access away has changed (auth-memory.ts), else from
+ * the database; expiry is checked on every request. Refusals are never remembered.
+ */
+export async function verifySession(m: AuthModels, memory: AuthMemory, hash: string, selectTenant?: string): Promise<AuthContext> {
+	const stamp = await memory.stamp();
+	const memoKey = `session:${hash}|${selectTenant ?? ""}`;
+	const known = memory.credentials.get(memoKey, stamp);
+	if (known) {
+		if (known.expiresAt! <= Date.now()) throw unauthorized();
+		return { ...known.auth };
+	}
 	const s = await m.sessions.findOne({ token_hash: hash }).lean();
 	if (!s || s.ended_at || s.expires_at.getTime() <= Date.now()) throw unauthorized();
 	const user = await m.users.findById(s.user_id).lean();
 	if (!user) throw unauthorized();
 	const membership = await requireMembership(m, s.user_id, selectTenant ?? s.tenant_id);
-	return {
+	const auth: AuthContext = {
 		kind: "session",
 		tenantId: membership.tenant_id,
 		userId: s.user_id,
@@ -90,11 +102,15 @@ export async function verifySession(m: AuthModels, hash: string, selectTenant?: 
 		sessionId: s._id,
 		email: user.email,
 	};
+	memory.credentials.set(memoKey, stamp, { auth, expiresAt: s.expires_at.getTime() });
+	return auth;
 }
 
-export async function endSession(m: AuthModels, sessionId: string): Promise<void> {
+/** Ends the session; every process forgets what it remembered before this answers. */
+export async function endSession(m: AuthModels, memory: AuthMemory, sessionId: string): Promise<void> {
 	// The session gives its place under the cap back in the same update that ends it.
 	await m.sessions.updateOne({ _id: sessionId, ended_at: null }, { $set: { ended_at: new Date() }, ...GIVE_BACK_PLACE });
+	await memory.changed("revocation");
 }
 
 /** Sessions past their expiry are deleted in code (no TTL indexes on FerretDB). */

@@ -39,6 +39,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
 	"ops-endpoints.test.ts": "its own Redis (REDIS_URL) and the ops server of its own broker",
 	"indexing-lanes.test.ts": "reads its own product-index queue, opened before the stack starts, and counts its whole backlog",
 	"ingestion.test.ts": "counts what ingesting the dev set creates; notices are shared by every company, and other files' notices would be counted too",
+	"auth-queries.test.ts": "counts the queries of its own auth-keys service's database connection",
 	"matching-pipeline.test.ts": "asserts on everything its company is matched to; in the cluster, the notices of other files (the same switch model) would be matched too",
 };
 
