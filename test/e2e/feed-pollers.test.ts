@@ -105,7 +105,9 @@ describe("feed pollers", () => {
 	it("follows an OCDS feed's next links and ingests every page", async () => {
 		await pollNow("state-ocds");
 		await waitForRun("state-ocds");
-		expect(hits["/ocds"]).toBe(2);
+		// Two pages per poll; the schedule's own first run may have polled too, at start.
+		expect(hits["/ocds"]! % 2, `${hits["/ocds"]} page requests`).toBe(0);
+		expect(hits["/ocds"]).toBeGreaterThanOrEqual(2);
 		expect(await notices("ocds:evaldev")).toBe(20);
 	});
 
