@@ -179,8 +179,10 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 				if (stopping) return;
 				member.nodeID = nodeID;
 				// Ports chosen free at start may be another program's by now (tests run side by side):
-				// with any-free-port ops servers, a restart takes a port that is free now.
+				// where the cluster takes any free ports, a restart takes ports that are free now
+				// (the proxy reads each gateway's port when it connects).
 				if (o.opsPortBase === 0) member.opsPort = await freePort();
+				if (proxyPort === 0 && member.port) member.port = await freePort();
 				spawnMember(member);
 			}, delay).unref();
 		});
@@ -234,7 +236,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 
 	const cluster: Cluster = {
 		url: `http://127.0.0.1:${proxy.port}`,
-		gatewayUrls: gatewayMembers.map((m) => `http://127.0.0.1:${m.port}`),
+		get gatewayUrls() {
+			return gatewayMembers.map((m) => `http://127.0.0.1:${m.port}`);
+		},
 		transporter,
 		nats,
 		namespace,
