@@ -20,7 +20,7 @@ import { explainSignals } from "../services/matching/signals/extract.ts";
 import type { SignalsInput } from "../services/matching/signals/input.ts";
 import { parseFeed } from "../services/opportunities/feeds/detect.ts";
 import type { NormalizedNotice } from "../services/opportunities/feeds/notice.ts";
-import { confusionTable, inputOf } from "./eval-signals.ts";
+import { confusionTable, firstVersions, inputOf } from "./eval-signals.ts";
 
 const SPLITS = ["tune", "measure"] as const;
 const FIELDS = ["bid_eligibility", "procurement_nature"] as const;
@@ -31,13 +31,6 @@ interface Case {
 	ocid: string;
 	source: string;
 	input: SignalsInput | null;
-}
-
-/** The first version of each process (the notice as first published), by ocid / source id. */
-export function firstVersions(notices: NormalizedNotice[]): Map<string, NormalizedNotice> {
-	const out = new Map<string, NormalizedNotice>();
-	for (const n of notices) if (!out.has(n.source_id)) out.set(n.source_id, n);
-	return out;
 }
 
 function fromOcds(dir: string, split: string): Map<string, NormalizedNotice> {

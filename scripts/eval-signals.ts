@@ -95,12 +95,17 @@ export function loadDevSet(dir = DEV_DIR): DevCase[] {
 	return cases.sort((a, b) => a.ocid.localeCompare(b.ocid));
 }
 
+/** The first version of each process (the notice as first published), by ocid / source id. */
+export function firstVersions(notices: NormalizedNotice[]): Map<string, NormalizedNotice> {
+	const out = new Map<string, NormalizedNotice>();
+	for (const n of notices) if (!out.has(n.source_id)) out.set(n.source_id, n);
+	return out;
+}
+
 /** The dev set with each tender's input built as production builds it (see the header). */
 export function loadIngestedDevSet(dir = DEV_DIR): DevCase[] {
 	const text = loadDevSet(dir);
-	const parsed = parseFeed(readFileSync(path.join(dir, "notices.ocds.json")));
-	const first = new Map<string, NormalizedNotice>();
-	for (const n of parsed.notices) if (!first.has(n.source_id)) first.set(n.source_id, n);
+	const first = firstVersions(parseFeed(readFileSync(path.join(dir, "notices.ocds.json"))).notices);
 	return text.flatMap((c) => {
 		const n = first.get(c.ocid);
 		return n ? [{ ...c, input: inputOf(n) }] : [];
