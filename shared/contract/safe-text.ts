@@ -11,17 +11,14 @@ import type { Issue } from "../errors.ts";
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const describe = (s: string): string => {
+/** The issue for a text that holds an unsafe character, naming the first one and where it stands. */
+function issue(path: string, s: string, what: string): Issue {
 	const m = UNSAFE.exec(s)!;
 	const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
-	return code >= "D800" && code <= "DFFF" ? `a lone surrogate (U+${code})` : `the control character U+${code}`;
-};
-
-const issue = (path: string, s: string, what: string): Issue => ({
-	path,
-	code: "invalid_string",
-	message: `${what} holds ${describe(s)} at position ${UNSAFE.exec(s)!.index}; text may not contain control characters or lone surrogates`,
-});
+	const found = code >= "D800" && code <= "DFFF" ? `a lone surrogate (U+${code})` : `the control character U+${code}`;
+	const message = `${what} holds ${found} at position ${m.index}; text may not contain control characters or lone surrogates`;
+	return { path, code: "invalid_string", message };
+}
 
 /** Every string (and object key) in `value` that holds unsafe characters, as contract issues. */
 export function unsafeTextIssues(value: unknown, path: string[] = [], out: Issue[] = [], depth = 0): Issue[] {
