@@ -1,0 +1,123 @@
+// Why: the one text toolkit every service uses (issue 16): words and sentences from
+// Intl.Segmenter, language detection from eld, stemming from Snowball (multilingual-stemmer),
+// stopwords from the stopword package. Nothing here is a hand-written list of words.
+import { eld } from "eld/small";
+import { createStemmer } from "multilingual-stemmer";
+import stopwordLists from "stopword";
+import {
+	isTextLanguage,
+	LANGUAGE_ALIASES,
+	STOPWORD_LIST,
+	TRUNCATE_AT,
+	TRUNCATED,
+	type TextLanguage,
+} from "./languages.ts";
+
+export { isTextLanguage, TEXT_LANGUAGES, type TextLanguage } from "./languages.ts";
+
+/** A language tag from a feed ("EN", "nb", "fra", "en-GB") as a toolkit language, or undefined. */
+export function languageOf(tag: string | undefined | null): TextLanguage | undefined {
+	if (!tag) return undefined;
+	const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? "";
+	if (isTextLanguage(base)) return base;
+	return LANGUAGE_ALIASES[base];
+}
+
+/**
+ * The language a text is written in: the declared one when the feed states it, otherwise
+ * eld's guess when it is one of ours and the text is long enough to tell; English by default.
+ */
+export function detectLanguage(text: string, declared?: string | null): TextLanguage {
+	const stated = languageOf(declared);
+	if (stated) return stated;
+	const sample = text.slice(0, 2000);
+	if (sample.replace(/[^\p{L}]/gu, "").length < 12) return "en";
+	const guess = languageOf(eld.detect(sample).language);
+	return guess ?? "en";
+}
+
+const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
+
+/** Lower-cased words and numbers in reading order (letters of any script, digits, inner dots/dashes kept by the segmenter). */
+export function wordsOf(text: string): string[] {
+	const out: string[] = [];
+	for (const s of wordSegmenter.segment(text.normalize("NFKC").toLowerCase())) {
+		if (!s.isWordLike) continue;
+		// Elisions ("d'ordinateurs", "dell'ospedale") are two words; the segmenter keeps them as one.
+		if (/['’]/.test(s.segment)) for (const part of s.segment.split(/['’]/)) part && out.push(part);
+		else out.push(s.segment);
+	}
+	return out;
+}
+
+const sentenceSegmenters = new Map<string, Intl.Segmenter>();
+
+/** Sentences of a text; a line break also ends one (notices list requirements line by line). */
+export function sentencesOf(text: string, lang: TextLanguage = "en"): string[] {
+	let seg = sentenceSegmenters.get(lang);
+	if (!seg) {
+		seg = new Intl.Segmenter(lang, { granularity: "sentence" });
+		sentenceSegmenters.set(lang, seg);
+	}
+	const out: string[] = [];
+	for (const line of text.split(/\r?\n|\u2028|\u2029/)) {
+		for (const s of seg.segment(line)) {
+			const t = s.segment.trim();
+			if (t) out.push(t);
+		}
+	}
+	return out;
+}
+
+type Stemmer = (word: string) => string;
+const stemmers = new Map<TextLanguage, Stemmer>();
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 200_000;
+
+function stemmerFor(lang: TextLanguage): Stemmer {
+	let s = stemmers.get(lang);
+	if (!s) {
+		s = TRUNCATED.has(lang) ? (w) => (w.length > TRUNCATE_AT ? w.slice(0, TRUNCATE_AT) : w) : createStemmer(lang);
+		stemmers.set(lang, s);
+	}
+	return s;
+}
+
+/** The stem of a lower-case word in a language; numbers and codes are their own stem. */
+export function stemOf(word: string, lang: TextLanguage = "en"): string {
+	if (word.length <= 2 || /\d/.test(word)) return word;
+	const key = `${lang}:${word}`;
+	const hit = stemCache.get(key);
+	if (hit !== undefined) return hit;
+	const stem = stemmerFor(lang)(word);
+	if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+	stemCache.set(key, stem);
+	return stem;
+}
+
+const stopSets = new Map<TextLanguage, ReadonlySet<string>>();
+
+/** Whether a lower-case word is a function word of the language (the stopword package's list). */
+export function isStopword(word: string, lang: TextLanguage = "en"): boolean {
+	let set = stopSets.get(lang);
+	if (!set) {
+		set = new Set(stopwordLists[STOPWORD_LIST[lang]] ?? []);
+		stopSets.set(lang, set);
+	}
+	return set.has(word);
+}
+
+/** A stem without diacritics, so that an upper-case Greek title and an accented label agree. */
+export function foldOf(stem: string): string {
+	return /[^\x00-\x7f]/.test(stem) ? stem.normalize("NFD").replace(/\p{M}+/gu, "").replace(/ς/g, "σ") : stem;
+}
+
+/** The content words of a text as folded stems: words, minus stopwords and one-letter tokens. */
+export function termsOf(text: string, lang: TextLanguage = "en"): string[] {
+	const out: string[] = [];
+	for (const w of wordsOf(text)) {
+		if (w.length < 2 || isStopword(w, lang)) continue;
+		out.push(foldOf(stemOf(w, lang)));
+	}
+	return out;
+}
