@@ -1,81 +1,86 @@
-// Measures the offline ask answerer on the dev question set (../shared/eval/dev, or ASK_EVAL_DIR):
-// for each question, the notice is built from the first tender release of its ocid in
-// notices.ocds.json (the questions' notices are not amended), mapped the way ingestion maps OCDS
-// (title, description, buyer, tender period, value, items, eligibility, contacts, place, documents
-// as `details`), and answered by the extractive answerer directly: no stack needed.
+// Measures the offline ask answerer on a labelled question set, with no stack running: each notice
+// is ingested as production ingests it (parseFeed, the first version of its process, the stored
+// fields, the opportunities service's reading view, JSON as over the bus), grounded and answered.
 //
-// Scores:
-//   answerable    the answer contains every expected fact (case-insensitive) and is not a
-//                 "not stated" answer (a refusal that happens to quote the fact does not count)
+// A set is a directory: either the synthetic shape (questions.json beside notices.ocds.json, as
+// ../shared/eval/dev) or a set.json naming parts, each with its questions and notices file and
+// whether it is measured only (eval/real-ask: a tuning part and a measured-only part).
+//
+// Scores (eval/real-ask/README.md):
+//   answerable    the answer contains every expected fact and is not a "not stated" answer; facts
+//                 match ignoring case, runs of white space and digit-group separators ("9 920" = "9920")
 //   unanswerable  the answer says the notice does not state it ("not stated" / "does not state")
+//   bench         latency of one answer (grounding + answering), p50 / p95 / max over every question
 //
-// Usage: npm run eval:ask [-- --verbose] [-- --questions file.json]
-//   --verbose prints every miss with its answer; --questions scores another question set over the
-//   same notices (test/unit/ask/heldout-questions.json: questions written without tuning on them).
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+// Usage: npm run eval:ask [-- DIR] [--verbose] [--questions FILE]
+//   DIR           the set (default ../shared/eval/dev); e.g. eval/real-ask
+//   --verbose     prints every miss with its answer
+//   --questions   scores another question file over a one-part set's notices (test/unit/ask/heldout*.json)
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { z } from "zod";
 import { buildGrounding, type AskNotice } from "../services/ask/context.ts";
 import { answerExtractive } from "../services/ask/extractive.ts";
+import { parseFeed } from "../services/opportunities/feeds/detect.ts";
+import { mergeVersion } from "../services/opportunities/feeds/versions.ts";
+import { storedFields } from "../services/opportunities/ingest.ts";
+import type { NoticeDoc } from "../services/opportunities/models.ts";
+import { noticeForReading } from "../services/opportunities/notices.ts";
+import { firstVersions } from "./eval-signals.ts";
 
-export interface Question {
-	ocid: string;
-	question: string;
-	answerable: boolean;
-	expected: string[];
+export const Question = z.object({ ocid: z.string(), question: z.string().min(1), answerable: z.boolean(), expected: z.array(z.string()) });
+export type Question = z.infer<typeof Question>;
+
+const SetFile = z.object({
+	parts: z.record(z.string(), z.object({ questions: z.string(), notices: z.string(), measured_only: z.boolean().default(false) })),
+});
+
+export interface Part {
+	name: string;
+	questions: string;
+	notices: string;
+	measuredOnly: boolean;
 }
 
-type Json = Record<string, any>;
-
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const dir = process.env.ASK_EVAL_DIR ?? resolve(root, "../shared/eval/dev");
-const verbose = process.argv.includes("--verbose");
-// --questions <file>: another question set over the same notices (e.g. test/unit/ask/heldout-questions.json).
-const questionsArg = process.argv.indexOf("--questions");
-const questionsFile = questionsArg > 0 && process.argv[questionsArg + 1] ? resolve(process.argv[questionsArg + 1]!) : resolve(dir, "questions.json");
+export const SYNTHETIC_DIR = resolve(root, "../shared/eval/dev");
 
 /** The "not stated" answers: the answerer's fixed phrase, or the words the task names. */
 export const NOT_STATED_RE = /\b(not stated|does not state|do not state|doesn't state)\b/i;
 
-const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : null);
+/** Case, runs of white space and digit-group separators ("9 920", "9,920", "9.920" before 3 digits) do not matter. */
+export function normalizeForMatch(s: string): string {
+	return s
+		.normalize("NFKC")
+		.toLowerCase()
+		.replace(/\s+/g, " ")
+		.replace(/(?<=\d)[\s,.'’](?=\d{3}(?!\d))/g, "");
+}
 
-/** One OCDS tender release as the notice ingestion would store (NoticeInput fields, details included). */
-function noticeOf(release: Json): AskNotice {
-	const tender: Json = release.tender ?? {};
-	const parties: Json[] = Array.isArray(release.parties) ? release.parties : [];
-	const buyer = parties.find((p) => p.id === release.buyer?.id) ?? parties.find((p) => (p.roles ?? []).includes("buyer"));
-	const items: Json[] = Array.isArray(tender.items) ? tender.items : [];
-	const address = (a: Json | undefined) =>
-		a ? { text: str(a.streetAddress), city: str(a.locality), region: str(a.region), postal_code: str(a.postalCode), country: str(a.countryName) } : null;
-	const delivery = items.map((i) => i.deliveryAddress).find(Boolean);
-	const contact = buyer?.contactPoint;
-	return {
-		title: tender.title ?? "",
-		issuing_body: release.buyer?.name ?? buyer?.name ?? "",
-		description: tender.description ?? "",
-		rfp_id: tender.id ?? release.ocid,
-		reference_number: tender.id ?? "",
-		deadline: tender.tenderPeriod?.endDate ?? null,
-		categories: items.flatMap((i) => [i.classification, ...(i.additionalClassifications ?? [])].filter(Boolean).map((c: Json) => ({ scheme: c.scheme, code: String(c.id), ...(c.description ? { label: c.description } : {}) }))),
-		estimated_value: typeof tender.value?.amount === "number" ? tender.value.amount : null,
-		currency: tender.value?.currency ?? null,
-		source_url: null,
-		details: {
-			items: items.map((i) => ({
-				description: i.description ?? "",
-				quantity: typeof i.quantity === "number" ? i.quantity : null,
-				unit: i.unit?.name ?? null,
-				classification: i.classification ? { scheme: i.classification.scheme, code: String(i.classification.id), label: i.classification.description } : null,
-				lot: i.relatedLot ?? null,
-			})),
-			eligibility: str(tender.eligibilityCriteria),
-			place_of_performance: address(delivery) ?? address(buyer?.address),
-			contacts: contact ? [{ name: str(contact.name), email: str(contact.email), phone: str(contact.telephone) }] : [],
-			documents: (Array.isArray(tender.documents) ? tender.documents : []).map((d: Json) => ({ title: str(d.title), url: str(d.url) })),
-			procurement_method: str(tender.procurementMethod),
-			procurement_category: str(tender.mainProcurementCategory),
-		},
-	};
+/** Whether an answer states an expected fact. */
+export function statesFact(answer: string, fact: string): boolean {
+	return normalizeForMatch(answer).includes(normalizeForMatch(fact));
+}
+
+/** The parts of a set directory: set.json's, or the one part of a synthetic-shaped directory. */
+export function partsOf(dir: string, questionsOverride?: string): Part[] {
+	const setFile = resolve(dir, "set.json");
+	if (existsSync(setFile) && !questionsOverride) {
+		const set = SetFile.parse(JSON.parse(readFileSync(setFile, "utf8")));
+		return Object.entries(set.parts).map(([name, p]) => ({ name, questions: resolve(dir, p.questions), notices: resolve(dir, p.notices), measuredOnly: p.measured_only }));
+	}
+	return [{ name: basename(dir), questions: questionsOverride ?? resolve(dir, "questions.json"), notices: resolve(dir, "notices.ocds.json"), measuredOnly: false }];
+}
+
+/** Every process's first version, as the opportunities service hands it to ask. */
+export function loadNotices(noticesFile: string): Map<string, AskNotice> {
+	const out = new Map<string, AskNotice>();
+	for (const [ocid, n] of firstVersions(parseFeed(readFileSync(noticesFile)).notices)) {
+		const doc = { _id: "eval", ...storedFields(mergeVersion(null, n).notice, new Date(0)) } as unknown as NoticeDoc;
+		out.set(ocid, JSON.parse(JSON.stringify(noticeForReading(doc))) as AskNotice);
+	}
+	return out;
 }
 
 export interface EvalResult {
@@ -85,28 +90,29 @@ export interface EvalResult {
 	unanswerable: number;
 	unanswerableRight: number;
 	misses: { question: Question; answer: string }[];
+	/** Milliseconds per answer, grounding included, in question order. */
+	latencies: number[];
 	ms: number;
 }
 
-/** Answers every question of `questionsFile` over the notices of `noticesDir` and scores them. */
-export function evaluate(questionsFile: string, noticesDir: string): EvalResult {
-	const questions = JSON.parse(readFileSync(questionsFile, "utf8")) as Question[];
-	const pkg = JSON.parse(readFileSync(resolve(noticesDir, "notices.ocds.json"), "utf8")) as { releases: Json[] };
-	const firstTender = new Map<string, Json>();
-	for (const r of pkg.releases) if ((r.tag ?? []).includes("tender") && !firstTender.has(r.ocid)) firstTender.set(r.ocid, r);
-	const out: EvalResult = { answerable: 0, answerableRight: 0, refusedAnswerable: 0, unanswerable: 0, unanswerableRight: 0, misses: [], ms: 0 };
+/** Answers every question of `questionsFile` over the notices of `notices` (a notices.ocds.json, or the directory holding it). */
+export function evaluate(questionsFile: string, notices: string): EvalResult {
+	const questions = z.array(Question).parse(JSON.parse(readFileSync(questionsFile, "utf8")));
+	const byOcid = loadNotices(notices.endsWith(".json") ? notices : resolve(notices, "notices.ocds.json"));
+	const out: EvalResult = { answerable: 0, answerableRight: 0, refusedAnswerable: 0, unanswerable: 0, unanswerableRight: 0, misses: [], latencies: [], ms: 0 };
 	const started = performance.now();
 	for (const q of questions) {
-		const release = firstTender.get(q.ocid);
-		if (!release) throw new Error(`no tender release for ${q.ocid}`);
-		const grounding = buildGrounding({ notice: noticeOf(release), opportunity: null, profile: null });
-		const { answer } = answerExtractive(grounding, q.question);
+		const notice = byOcid.get(q.ocid);
+		if (!notice) throw new Error(`no notice ${q.ocid} in ${notices}`);
+		const t0 = performance.now();
+		const { answer } = answerExtractive(buildGrounding({ notice, opportunity: null, profile: null }), q.question);
+		out.latencies.push(performance.now() - t0);
 		const refused = NOT_STATED_RE.test(answer);
 		let right: boolean;
 		if (q.answerable) {
 			out.answerable++;
 			if (refused) out.refusedAnswerable++;
-			right = !refused && q.expected.every((fact) => answer.toLowerCase().includes(fact.toLowerCase()));
+			right = !refused && q.expected.every((fact) => statesFact(answer, fact));
 			if (right) out.answerableRight++;
 		} else {
 			out.unanswerable++;
@@ -119,20 +125,39 @@ export function evaluate(questionsFile: string, noticesDir: string): EvalResult 
 	return out;
 }
 
+/** The q-quantile of some numbers (nearest rank). */
+export function quantile(values: number[], q: number): number {
+	if (!values.length) return 0;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
 function main(): void {
-	const r = evaluate(questionsFile, dir);
-	if (verbose) {
-		for (const { question: q, answer } of r.misses) {
-			console.log(`MISS ${q.ocid} ${q.answerable ? "answerable" : "unanswerable"}: ${q.question}\n  expected: ${q.expected.join(" | ") || "(not stated)"}\n  answer:   ${answer.replace(/\n/g, "\n            ")}\n`);
-		}
-	}
+	const args = process.argv.slice(2);
+	const verbose = args.includes("--verbose");
+	const qi = args.indexOf("--questions");
+	const questionsOverride = qi >= 0 && args[qi + 1] ? resolve(args[qi + 1]!) : undefined;
+	const dirArg = args.find((a, i) => !a.startsWith("--") && (qi < 0 || i !== qi + 1));
+	const dir = dirArg ? resolve(dirArg) : SYNTHETIC_DIR;
 	const share = (a: number, b: number) => (b ? (a / b).toFixed(3) : "n/a");
-	console.log(`ask eval (offline answerer oms-extractive-1): ${questionsFile}`);
-	console.log(`answerable:   ${r.answerableRight}/${r.answerable} = ${share(r.answerableRight, r.answerable)}  (answer contains every expected fact; ${r.refusedAnswerable} wrongly answered "not stated")`);
-	console.log(`unanswerable: ${r.unanswerableRight}/${r.unanswerable} = ${share(r.unanswerableRight, r.unanswerable)}  (answered "not stated")`);
-	const all = r.answerable + r.unanswerable;
-	console.log(`overall:      ${r.answerableRight + r.unanswerableRight}/${all} = ${share(r.answerableRight + r.unanswerableRight, all)}`);
-	console.log(`time:         ${r.ms.toFixed(0)} ms for ${all} questions`);
+	const latencies: number[] = [];
+	console.log(`ask eval (offline answerer oms-extractive-1): ${dir}`);
+	for (const part of partsOf(dir, questionsOverride)) {
+		const r = evaluate(part.questions, part.notices);
+		latencies.push(...r.latencies);
+		if (verbose) {
+			for (const { question: q, answer } of r.misses) {
+				console.log(`MISS ${q.ocid} ${q.answerable ? "answerable" : "unanswerable"}: ${q.question}\n  expected: ${q.expected.join(" | ") || "(not stated)"}\n  answer:   ${answer.replace(/\n/g, "\n            ")}\n`);
+			}
+		}
+		const all = r.answerable + r.unanswerable;
+		console.log(`part ${part.name}${part.measuredOnly ? " (measured only)" : ""}: ${part.questions}`);
+		console.log(`  answerable:   ${r.answerableRight}/${r.answerable} = ${share(r.answerableRight, r.answerable)}  (every expected fact; ${r.refusedAnswerable} wrongly answered "not stated")`);
+		console.log(`  unanswerable: ${r.unanswerableRight}/${r.unanswerable} = ${share(r.unanswerableRight, r.unanswerable)}  (answered "not stated")`);
+		console.log(`  overall:      ${r.answerableRight + r.unanswerableRight}/${all} = ${share(r.answerableRight + r.unanswerableRight, all)}`);
+	}
+	const ms = (q: number) => quantile(latencies, q).toFixed(1);
+	console.log(`bench: ${latencies.length} answers offline, p50 ${ms(0.5)} ms, p95 ${ms(0.95)} ms, max ${ms(1)} ms (grounding + answer, one process)`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();
