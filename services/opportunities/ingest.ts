@@ -47,6 +47,7 @@ export function storedFields(n: StoredNotice, now: Date) {
 			notice_type: n.notice_type,
 			procurement_category: n.procurement_category,
 			procedure: n.procedure,
+			deadline_local: n.deadline_local ?? null,
 			description_url: n.description_url,
 			versions: n.history,
 		},

@@ -102,6 +102,22 @@ export function parseInstant(value: unknown, rules: DateRules): string | null {
 	return formatUtc(zonedToUtc(wall, rules.naiveZone));
 }
 
+const pad2 = (n: number) => String(Math.floor(n)).padStart(2, "0");
+
+/**
+ * The same feed date as wall time with its UTC offset ("2038-01-29T13:00+02:00"): the offset the
+ * source wrote, else the naive zone's at that instant. Ask shows deadlines in the buyer's time.
+ */
+export function parseLocal(value: unknown, rules: DateRules): string | null {
+	const utc = parseInstant(value, rules);
+	if (utc === null || typeof value !== "string") return null;
+	const off = INSTANT.exec(value.trim())?.[7];
+	const ms = Date.parse(utc);
+	const minutes = off !== undefined ? (offsetMinutes(off) ?? 0) : rules.naiveZone === "UTC" ? 0 : zoneOffset(rules.naiveZone, ms);
+	const abs = Math.abs(minutes);
+	return `${new Date(ms + minutes * 60_000).toISOString().slice(0, 16)}${minutes < 0 ? "-" : "+"}${pad2(abs / 60)}:${pad2(abs % 60)}`;
+}
+
 const DATE_PART = /^(\d{4}-\d{2}-\d{2})(Z|[+-]\d{2}:\d{2})?$/;
 const TIME_PART = /^(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:\d{2})?$/;
 

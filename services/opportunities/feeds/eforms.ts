@@ -2,7 +2,7 @@ import type { NoticeDraft } from "./assemble.ts";
 import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assemble.ts";
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
-import { earliest, joinDateAndTime, parseInstant } from "./dates.ts";
+import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
 import type { Category, Contact, NoticeDocument, NoticeItem, NoticeStatus, ParseResult, Place, Procedure } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { EFORMS_FRAMEWORK_CODES, EFORMS_NOTICE_TYPES, EFORMS_PROCEDURES, kindOfCode, procedureOf } from "./procedure.ts";
@@ -85,9 +85,12 @@ function cpvs(project: XmlElement | undefined, path: string): (Category | null)[
 	return all(project, `${path}/cbc:ItemClassificationCode`).map((c) => normalizeCategory(c.attrs.listName ?? "cpv", c.text));
 }
 
-function deadlineOf(lot: XmlElement): string | null {
+/** The lot's submission deadline, in UTC and as the buyer wrote it. */
+function deadlineOf(lot: XmlElement): { utc: string; local: string | null } | null {
 	const period = first(lot, "cac:TenderingProcess/cac:TenderSubmissionDeadlinePeriod");
-	return parseInstant(joinDateAndTime(textAt(period, "cbc:EndDate"), textAt(period, "cbc:EndTime")), DEADLINE_RULES);
+	const text = joinDateAndTime(textAt(period, "cbc:EndDate"), textAt(period, "cbc:EndTime"));
+	const utc = parseInstant(text, DEADLINE_RULES);
+	return utc ? { utc, local: parseLocal(text, DEADLINE_RULES) } : null;
 }
 
 function documentsOf(terms: XmlElement[]): NoticeDocument[] {
@@ -190,6 +193,10 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 	const changes = first(extension, "efac:Changes");
 	const procedure = first(root, "cac:ProcurementProject");
 	const lots = all(root, "cac:ProcurementProjectLot");
+	const firstDeadline = lots
+		.map(deadlineOf)
+		.filter((d) => d !== null)
+		.reduce<{ utc: string; local: string | null } | null>((a, b) => (a === null || b.utc < a.utc ? b : a), null);
 	const lotProjects = lots.map((l) => first(l, "cac:ProcurementProject"));
 
 	const title = cleanLine(textIn(procedure, "cbc:Name") ?? lotProjects.map((p) => textIn(p, "cbc:Name")).find((t) => t), LIMITS.title);
@@ -236,7 +243,8 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 			...cpvs(procedure, "cac:AdditionalCommodityClassification"),
 			...lotProjects.flatMap((p) => cpvs(p, "cac:AdditionalCommodityClassification")),
 		],
-		deadline: lots.map(deadlineOf).reduce(earliest, null),
+		deadline: firstDeadline?.utc ?? null,
+		deadline_local: firstDeadline?.local ?? null,
 		published_at: issued,
 		estimated_value: estimate?.value ?? null,
 		currency: estimate?.currency ?? null,

@@ -179,6 +179,12 @@ export const NormalizedNotice = z.object({
 	/** Every classification of the notice and its items, one entry per (scheme, code). */
 	categories: z.array(Category).max(LIMITS.categories),
 	deadline: UtcInstant.nullable(),
+	/** The deadline as the buyer wrote it: local wall time and UTC offset ("2038-01-29T13:00+02:00"). */
+	deadline_local: z
+		.string()
+		.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
+		.nullable()
+		.optional(),
 	published_at: UtcInstant.nullable(),
 	estimated_value: z.number().finite().nonnegative().nullable(),
 	currency: z

@@ -2,7 +2,7 @@ import type { NoticeDraft } from "./assemble.ts";
 import { asAmount, asArray, asCurrency, Collector, isRecord, line, placeOrNull, refused } from "./assemble.ts";
 import { normalizeCategory, procurementCategory, unspscBased } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
-import { parseInstant } from "./dates.ts";
+import { parseInstant, parseLocal } from "./dates.ts";
 import type { Contact, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, ProcurementCategory } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfProcedureName } from "../../../shared/procedure-names.ts";
@@ -237,6 +237,7 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 				.map((c) => normalizeCategory(c.scheme, c.id, c.description)),
 		),
 		deadline: parseInstant(period.endDate, DEADLINES),
+		deadline_local: parseLocal(period.endDate, DEADLINES),
 		published_at: parseInstant(period.startDate, DATES) ?? firstDate,
 		estimated_value: asAmount(value.amount),
 		currency: asCurrency(value.currency),
@@ -245,7 +246,8 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		// OCDS core has no place of performance; items' deliveryAddress (location extension) when
 		// given, else the buyer's address as the nearest stand-in.
 		place_of_performance: delivery ?? addressOf(buyer?.address),
-		contacts: [contactOf(buyer), contactOf(procuring)].filter((c) => c !== null),
+		// Some publishers put the contact point on the buyer reference itself rather than on a party.
+		contacts: [contactOf(buyer) ?? contactOf(buyerRef), contactOf(procuring)].filter((c) => c !== null),
 		documents: documents.flatMap((d) => {
 			const url = safeUrl(d.url);
 			return url ? [{ title: line(d.title), url }] : [];

@@ -2,7 +2,7 @@ import type { NoticeDraft } from "./assemble.ts";
 import { asArray, Collector, isRecord, line, placeOrNull, refused } from "./assemble.ts";
 import { categoryOfPsc, normalizeCategory, normalizeSetAside } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
-import { parseInstant } from "./dates.ts";
+import { parseInstant, parseLocal } from "./dates.ts";
 import type { Contact, NoticeDocument, NoticeStatus, ParseResult, Place, Procedure } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfCode, procedureOf, SAM_TYPES } from "./procedure.ts";
@@ -137,6 +137,7 @@ function draftOf(r: Record<string, unknown>): NoticeDraft | string {
 		items: [],
 		categories: [...naics.map((code) => normalizeCategory("NAICS", code)), normalizeCategory("PSC", psc)],
 		deadline,
+		deadline_local: parseLocal(r.responseDeadLine ?? r.reponseDeadLine, DEADLINES),
 		published_at: posted,
 		estimated_value: null,
 		currency: null,

@@ -15,7 +15,7 @@ import type { NoticeDraft } from "./assemble.ts";
 import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assemble.ts";
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
-import { joinDateAndTime, parseInstant } from "./dates.ts";
+import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
 import type { Category, NoticeItem, NoticeStatus, ParseResult, Procedure } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfCode, procedureOf, TED_DOCUMENT_TYPES, TED_PROCEDURES } from "./procedure.ts";
@@ -111,7 +111,8 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 	const published = parseInstant(datePub, { naiveZone: "UTC", dateOnly: "start" });
 	const procedure = first(form, "ted:PROCEDURE");
 	const deadlineRules: DateRules = { naiveZone: ZONES[country ?? ""] ?? "Europe/Brussels", dateOnly: "end" };
-	const deadline = parseInstant(joinDateAndTime(textAt(procedure, "ted:DATE_RECEIPT_TENDERS"), textAt(procedure, "ted:TIME_RECEIPT_TENDERS")), deadlineRules);
+	const deadlineText = joinDateAndTime(textAt(procedure, "ted:DATE_RECEIPT_TENDERS"), textAt(procedure, "ted:TIME_RECEIPT_TENDERS"));
+	const deadline = parseInstant(deadlineText, deadlineRules);
 	const estimate = estimateOf(objectContract);
 	const reference = cleanLine(textAt(objectContract, "ted:REFERENCE_NUMBER"), LIMITS.id);
 	const formCode = cleanLine(form.attrs.FORM ?? form.local.replace(/_\d{4}$/, ""), 100);
@@ -139,6 +140,7 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		items: lots.map((l) => itemOf(l, main, labels)),
 		categories: [main, ...all(objectContract, "ted:OBJECT_DESCR/ted:CPV_ADDITIONAL").map((c) => cpvOf(c, labels))],
 		deadline,
+		deadline_local: parseLocal(deadlineText, deadlineRules),
 		published_at: published,
 		estimated_value: estimate?.value ?? null,
 		currency: estimate?.currency ?? null,

@@ -99,7 +99,7 @@ export function isNewer(current: NoticeVersion, incoming: NoticeVersion): boolea
 }
 
 // Fields compared one by one for the change description; the rest count as "other".
-const DESCRIBED = new Set(["deadline", "description", "documents", "status", "title", "estimated_value", "currency", "items", "categories"]);
+const DESCRIBED = new Set(["deadline", "deadline_local", "description", "documents", "status", "title", "estimated_value", "currency", "items", "categories"]);
 const NOT_CONTENT = new Set(["version", "published_at", "dedupe_keys"]);
 
 const STATUS_WORDS: Record<string, string> = {
@@ -126,7 +126,7 @@ function money(value: number | null, currency: string | null): string {
 export function describeChange(before: NormalizedNotice, after: NormalizedNotice): { fields: ChangeField[]; summary: string } {
 	const fields = new Set<ChangeField>();
 	const parts: string[] = [];
-	if (before.deadline !== after.deadline) {
+	if (before.deadline !== after.deadline || (before.deadline_local ?? null) !== (after.deadline_local ?? null)) {
 		fields.add("deadline");
 		if (before.deadline && after.deadline) parts.push(`deadline moved from ${before.deadline} to ${after.deadline}`);
 		else parts.push(after.deadline ? `deadline set to ${after.deadline}` : `deadline removed (was ${before.deadline})`);
