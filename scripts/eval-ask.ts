@@ -16,12 +16,13 @@
 //   DIR           the set (default ../shared/eval/dev); e.g. eval/real-ask
 //   --verbose     prints every miss with its answer
 //   --questions   scores another question file over a one-part set's notices (test/unit/ask/heldout*.json)
+//   --part NAME   only that part of a set (e.g. --part tune while tuning: the measured part stays unread)
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { buildGrounding, type AskNotice } from "../services/ask/context.ts";
-import { answerExtractive } from "../services/ask/extractive.ts";
+import { answerExtractive, EXTRACTIVE_MODEL } from "../services/ask/extractive.ts";
 import { parseFeed } from "../services/opportunities/feeds/detect.ts";
 import { mergeVersion } from "../services/opportunities/feeds/versions.ts";
 import { storedFields } from "../services/opportunities/ingest.ts";
@@ -137,12 +138,14 @@ function main(): void {
 	const verbose = args.includes("--verbose");
 	const qi = args.indexOf("--questions");
 	const questionsOverride = qi >= 0 && args[qi + 1] ? resolve(args[qi + 1]!) : undefined;
-	const dirArg = args.find((a, i) => !a.startsWith("--") && (qi < 0 || i !== qi + 1));
+	const pi = args.indexOf("--part");
+	const only = pi >= 0 ? args[pi + 1] : undefined;
+	const dirArg = args.find((a, i) => !a.startsWith("--") && (qi < 0 || i !== qi + 1) && (pi < 0 || i !== pi + 1));
 	const dir = dirArg ? resolve(dirArg) : SYNTHETIC_DIR;
 	const share = (a: number, b: number) => (b ? (a / b).toFixed(3) : "n/a");
 	const latencies: number[] = [];
-	console.log(`ask eval (offline answerer oms-extractive-1): ${dir}`);
-	for (const part of partsOf(dir, questionsOverride)) {
+	console.log(`ask eval (offline answerer ${EXTRACTIVE_MODEL}): ${dir}`);
+	for (const part of partsOf(dir, questionsOverride).filter((p) => !only || p.name === only)) {
 		const r = evaluate(part.questions, part.notices);
 		latencies.push(...r.latencies);
 		if (verbose) {

@@ -1,11 +1,14 @@
 import { ASK_HISTORY_TURNS_USED, type AskTurn } from "../../shared/contract/opportunities.ts";
-import { splitSentences } from "./text.ts";
+import { cpvLabel } from "../../shared/taxonomy/index.ts";
+import { detectLanguage, sentencesOf, type TextLanguage } from "../../shared/text/index.ts";
+import type { Field } from "./concepts.ts";
 
-// The grounding of one question: the notice (normalized text, items, structured fields and
-// amendments), the signals matching extracted from it, and the company's side (profile, matched
-// product, eligibility verdict), as short labelled passages. Both answerers read the same
-// passages: the extractive one retrieves and quotes them, the language model gets them rendered
-// between delimiters as data.
+// The grounding of one question: the normalized notice's structured fields as named facts
+// (deadline with its zone, value and currency, procedure, lots and items, place, contacts,
+// documents, codes with their labels), its text as sentences in its own language, amendments,
+// the signals matching extracted, and the company's side (profile, matched product, eligibility
+// verdict). Both answerers read the same grounding: the offline one answers from the facts first
+// and quotes sentences; the language model gets it all rendered between delimiters as data.
 //
 // Notice and catalog text come from outside (feeds, imports) and are untrusted. Sentences that
 // address an AI model ("ignore previous instructions ...") are dropped here, before either
@@ -39,40 +42,42 @@ export interface AskOpportunity {
 	source_status?: string;
 }
 
-export type Section =
-	| "title"
-	| "reference"
-	| "buyer"
-	| "description"
-	| "item"
-	| "deadline"
-	| "value"
-	| "category"
-	| "eligibility"
-	| "set_aside"
-	| "place"
-	| "contact"
-	| "document"
-	| "amendment"
-	| "detail"
-	| "signal";
+export type Section = "title" | "description" | "item" | "eligibility" | "amendment" | "detail" | "signal";
 
 export interface Passage {
 	/** Position in reading order (answers quote in this order). */
 	id: number;
 	section: Section;
 	text: string;
-	/** The heading a list line sits under ("Minimum requirements (any manufacturer):"); retrieval context only. */
+	/** The heading a list line sits under, or the item a sentence describes; retrieval context only. */
 	lead?: string;
+	/** The item (index in `facts` items) a sentence belongs to. */
+	item?: number;
+}
+
+/** One value of a structured field, rendered, with the field named. */
+export interface Fact {
+	field: Field;
+	/** The field's name as the answer shows it ("deadline", "items[3]"). */
+	name: string;
+	text: string;
+	/** Items: the item's own description (what a "how many X" is matched against). */
+	about?: string;
+	/** Items: whether the source gives a quantity. */
+	quantity?: number | null;
 }
 
 export interface Grounding {
-	/** Notice passages (text, items, fields, amendments) and the extracted signals. */
+	/** The notice's language (declared by nobody: detected from its title and text). */
+	lang: TextLanguage;
+	/** Structured fields, one fact per value. */
+	facts: Fact[];
+	/** Notice passages (text, item descriptions, amendments, other details) and the extracted signals. */
 	passages: Passage[];
 	/** The company's side: profile, matched product, eligibility verdict. */
 	company: string[];
-	/** The buyer's name (its words are never the answer to "which manufacturer"). */
-	buyer: string;
+	/** The buyer's name and the reference: never the answer to "which manufacturer / model". */
+	known: string;
 	/** Sentences dropped because they address an AI model rather than bidders. */
 	dropped: string[];
 }
@@ -106,20 +111,34 @@ export function formatNumber(n: number): string {
 	return n.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
-/** "February 9, 2027, 16:00 UTC" from an ISO instant (UTC: the notice's own wording gives local time). */
-export function formatInstant(iso: string): string {
-	const d = new Date(iso);
-	if (Number.isNaN(d.getTime())) return iso;
-	const date = d.toLocaleDateString("en-US", { timeZone: "UTC", month: "long", day: "numeric", year: "numeric" });
-	const time = d.toLocaleTimeString("en-GB", { timeZone: "UTC", hour: "2-digit", minute: "2-digit" });
-	return `${date}, ${time} UTC`;
+/** "2038-01-29 13:00 (UTC+02:00; 11:00 UTC)" from the stated local time, else the UTC instant. */
+export function formatDeadline(utc: string, local?: string | null): string {
+	const d = new Date(utc);
+	if (Number.isNaN(d.getTime())) return utc;
+	const inUtc = `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
+	const m = local ? /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})([+-]\d{2}:\d{2})$/.exec(local) : null;
+	if (!m) return inUtc;
+	return m[3] === "+00:00" ? inUtc : `${m[1]} ${m[2]} (UTC${m[3]}; ${inUtc})`;
+}
+
+/** Abbreviations the sentence segmenter takes for sentence ends ("approx. NOK 20 million", "kl. 12.00"). */
+const ABBREVIATION = /(?:^|\s)(?:\p{Ll}{1,3}|\p{Lu}|(?:\p{L}\.){1,3}\p{L}|approx|appr|incl|excl|inkl|bzw|ggf|evtl|usw|etc|vgl|resp|tel|ref|nr|no|pkt|ust|godz)\.$/u;
+
+/** Rejoins pieces the segmenter split after an abbreviation or before a lower-case or numeric continuation. */
+function repairSentences(out: string[], piece: string): string[] {
+	const prev = out[out.length - 1];
+	if (prev !== undefined && (ABBREVIATION.test(prev) || /^[\p{Ll}\d]/u.test(piece))) out[out.length - 1] = `${prev} ${piece}`;
+	else out.push(piece);
+	return out;
 }
 
 class Builder {
 	readonly passages: Passage[] = [];
 	readonly dropped: string[] = [];
 
-	add(section: Section, text: string | null, lead?: string): void {
+	constructor(private readonly lang: TextLanguage) {}
+
+	add(section: Section, text: string | null, extra: { lead?: string; item?: number } = {}): void {
 		if (!text) return;
 		const clean = text.replace(/\s+/g, " ").trim();
 		if (!clean) return;
@@ -127,33 +146,29 @@ class Builder {
 			this.dropped.push(clean);
 			return;
 		}
-		this.passages.push({ id: this.passages.length, section, text: clip(clean), ...(lead ? { lead } : {}) });
+		this.passages.push({ id: this.passages.length, section, text: clip(clean), ...(extra.lead ? { lead: extra.lead } : {}), ...(extra.item !== undefined ? { item: extra.item } : {}) });
 	}
 
-	/** Free text: one passage per sentence; list lines keep the heading they sit under as their lead. */
-	addText(section: Section, text: string | null): void {
+	/**
+	 * Free text: one passage per sentence. Lines under a heading that ends with a colon keep it as
+	 * their lead ("Wadium w wysokości:" above "Część 1: 19 000,00 zł;"), until a blank line or a new
+	 * heading.
+	 */
+	addText(section: Section, text: string | null, extra: { lead?: string; item?: number } = {}): void {
 		if (!text) return;
 		let lead: string | undefined;
-		for (const sentence of splitSentences(text)) {
-			const listLine = /^([-•*▪·]|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s|CLIN\b|Lot\s+\d)/i.test(sentence);
-			if (!listLine) lead = undefined;
-			this.add(section, sentence, listLine ? lead : undefined);
-			if (/:\s*$/.test(sentence) && sentence.length < 160) lead = sentence;
+		for (const line of text.split(/\r?\n/)) {
+			if (!line.trim()) {
+				lead = undefined;
+				continue;
+			}
+			for (const sentence of sentencesOf(line, this.lang).reduce(repairSentences, [])) {
+				this.add(section, sentence, { ...extra, lead: lead ?? extra.lead });
+			}
+			if (/:\s*$/.test(line.trim()) && line.length < 240) lead = line.trim();
+			else if (line.length >= 240) lead = undefined;
 		}
 	}
-}
-
-function itemLine(item: Record<string, unknown>, n: number): string | null {
-	const description = str(item.description) ?? str(item.name) ?? str(item.title);
-	if (!description) return null;
-	const quantity = typeof item.quantity === "number" ? formatNumber(item.quantity) : str(item.quantity);
-	const unit = isRecord(item.unit) ? str(item.unit.name) : str(item.unit);
-	const lot = str(item.lot);
-	const c = isRecord(item.classification) ? item.classification : null;
-	const code = c ? [str(c.scheme), str(c.code) ?? str(c.id), str(c.label) ?? str(c.description)].filter(Boolean).join(" ") : null;
-	return [`Item ${n}: ${description}`, quantity ? `quantity ${quantity}${unit ? ` ${unit}` : ""}` : null, lot ? `lot ${lot}` : null, code ? `classification ${code}` : null]
-		.filter(Boolean)
-		.join("; ");
 }
 
 function placeLine(p: unknown): string | null {
@@ -162,19 +177,22 @@ function placeLine(p: unknown): string | null {
 	return parts.length ? [...new Set(parts)].join(", ") : null;
 }
 
-function contactLine(c: unknown): string | null {
-	if (!isRecord(c)) return str(c);
-	const parts = [c.name, c.role, c.email, c.phone, c.telephone].map(str).filter(Boolean);
-	return parts.length ? `Contact: ${parts.join(", ")}` : null;
-}
-
 function amendmentLine(a: unknown, n: number): string | null {
 	if (!isRecord(a)) return str(a) ? `Amendment ${n}: ${str(a)}` : null;
+	if (a.action === "created") return null; // the notice as first stored: no change to report
 	const when = str(a.at) ?? str(a.released_at) ?? str(a.date);
 	const name = str(a.version) ?? str(a.label) ?? str(a.id);
 	const what = [a.summary, a.note, a.rationale, a.description].map(str).filter(Boolean);
 	if (!what.length) return null;
 	return `Amendment${name ? ` ${name}` : ` ${n}`}${when ? ` (${when.slice(0, 10)})` : ""}: ${[...new Set(what)].join(". ")}`;
+}
+
+/** A code with its label: the feed's own, else the CPV label in the notice's language and English. */
+function codeLine(c: { scheme: string; code: string; label?: string }, lang: TextLanguage): string {
+	const labels = [c.label];
+	if (/^cpv$/i.test(c.scheme)) labels.push(cpvLabel(c.code, lang), cpvLabel(c.code, "en"));
+	const named = [...new Set(labels.filter((l): l is string => !!l && !!l.trim()))];
+	return `${c.scheme} ${c.code}${named.length ? ` (${named.join(" / ")})` : ""}`;
 }
 
 const KNOWN_DETAIL_KEYS = new Set([
@@ -184,6 +202,11 @@ const KNOWN_DETAIL_KEYS = new Set([
 	"place_of_performance",
 	"set_aside",
 	"eligibility",
+	"procedure",
+	"procurement_category",
+	"notice_type",
+	"deadline_local",
+	"description_url",
 	"versions",
 	"history",
 	"amendments",
@@ -216,20 +239,62 @@ function flatten(value: unknown, path: string, out: string[], depth = 0): void {
 	if (isRecord(value)) for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}, ${label(k)}` : label(k), out, depth + 1);
 }
 
-function addDetails(b: Builder, details: Record<string, unknown>): void {
-	const items = Array.isArray(details.items) ? details.items.filter(isRecord) : [];
-	items.slice(0, 200).forEach((item, i) => b.add("item", itemLine(item, i + 1)));
-	b.add("place", placeLine(details.place_of_performance) ? `Place of performance: ${placeLine(details.place_of_performance)}` : null);
-	const setAside = details.set_aside;
-	if (isRecord(setAside)) {
-		const text = [str(setAside.text), str(setAside.code) ? `(code ${str(setAside.code)})` : null].filter(Boolean).join(" ");
-		b.add("set_aside", text ? `Set-aside: ${text}` : null);
-	} else b.add("set_aside", str(setAside) ? `Set-aside: ${str(setAside)}` : null);
-	if (str(details.eligibility)) b.addText("eligibility", `Eligibility: ${str(details.eligibility)}`);
-	for (const c of Array.isArray(details.contacts) ? details.contacts.slice(0, 20) : []) b.add("contact", contactLine(c));
-	for (const d of Array.isArray(details.documents) ? details.documents.slice(0, 100) : []) {
-		if (isRecord(d)) b.add("document", `Document: ${[str(d.title), str(d.url)].filter(Boolean).join(", ")}`);
+/** The structured fields as facts, each naming its field. */
+function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
+	const facts: Fact[] = [];
+	const d = n.details ?? {};
+	const push = (field: Field, name: string, text: string | null, extra: Partial<Fact> = {}) => {
+		if (text && !looksLikeInjection(text)) facts.push({ field, name, text: clip(text.replace(/\s+/g, " ").trim(), 600), ...extra });
+	};
+	if (n.deadline) push("deadline", "deadline", formatDeadline(n.deadline, str(d.deadline_local)));
+	if (typeof n.estimated_value === "number") push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
+	const procedure = isRecord(d.procedure) ? d.procedure : null;
+	if (procedure) {
+		const kind = [str(procedure.kind)?.replace(/_/g, " "), str(procedure.competition) ? `competition ${str(procedure.competition)}` : null, str(procedure.framework)?.replace(/_/g, "-")].filter(Boolean);
+		push("procedure", "procedure", [str(procedure.text) ?? str(procedure.code), kind.length ? `(${kind.join("; ")})` : null].filter(Boolean).join(" "));
 	}
+	const items = Array.isArray(d.items) ? d.items.filter(isRecord).slice(0, 200) : [];
+	items.forEach((item, i) => {
+		const description = str(item.description) ?? str(item.name) ?? str(item.title);
+		if (!description) return;
+		const quantity = typeof item.quantity === "number" ? item.quantity : null;
+		const unit = isRecord(item.unit) ? str(item.unit.name) : str(item.unit);
+		const lot = str(item.lot);
+		const c = isRecord(item.classification) ? item.classification : null;
+		const code = c && str(c.code) ? codeLine({ scheme: str(c.scheme) ?? "", code: str(c.code)!, label: str(c.label) ?? str(c.description) ?? undefined }, lang) : null;
+		const text = [clip(description, 400), quantity !== null ? `quantity ${formatNumber(quantity)}${unit ? ` ${unit}` : ""}` : null, lot ? `lot ${lot}` : null, code ? `classification ${code}` : null]
+			.filter(Boolean)
+			.join("; ");
+		push("items", `items[${i + 1}]`, text, { about: description, quantity });
+	});
+	const place = placeLine(d.place_of_performance);
+	push("place", "place_of_performance", place);
+	for (const c of Array.isArray(d.contacts) ? d.contacts.filter(isRecord).slice(0, 20) : []) {
+		push("contacts", "contacts", [c.name, c.role, c.email, c.phone, c.telephone].map(str).filter(Boolean).join(", ") || null);
+	}
+	push("buyer", "issuing_body", str(n.issuing_body));
+	for (const doc of Array.isArray(d.documents) ? d.documents.filter(isRecord).slice(0, 100) : []) {
+		push("documents", "documents", [str(doc.title), str(doc.url)].filter(Boolean).join(" — ") || null);
+	}
+	push("documents", "source_url", str(n.source_url));
+	const ref = str(n.reference_number) ?? str(n.rfp_id);
+	push("reference", "reference_number", ref);
+	for (const c of n.categories ?? []) if (str(c.code)) push("codes", "categories", codeLine(c, lang));
+	const setAside = d.set_aside;
+	if (isRecord(setAside)) push("eligibility", "set_aside", [str(setAside.text), str(setAside.code) ? `(code ${str(setAside.code)})` : null].filter(Boolean).join(" ") || null);
+	else push("eligibility", "set_aside", str(setAside));
+	push("eligibility", "eligibility", str(d.eligibility));
+	return facts;
+}
+
+function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[]): void {
+	// Item descriptions are text too: their sentences can answer what the item facts do not.
+	const items = Array.isArray(details.items) ? details.items.filter(isRecord) : [];
+	items.slice(0, 200).forEach((item, i) => {
+		const description = str(item.description) ?? str(item.name) ?? str(item.title);
+		if (description) b.addText("item", String(item.description ?? description), { lead: clip(description, 120), item: facts.findIndex((f) => f.name === `items[${i + 1}]`) });
+	});
+	if (str(details.eligibility)) b.addText("eligibility", String(details.eligibility));
 	for (const key of ["amendments", "versions", "history"]) {
 		const list = Array.isArray(details[key]) ? (details[key] as unknown[]) : [];
 		list.slice(-50).forEach((a, i) => b.add("amendment", amendmentLine(a, i + 1)));
@@ -310,22 +375,17 @@ function companyLines(opportunity: AskOpportunity | null | undefined, profile: R
 }
 
 export function buildGrounding({ notice, opportunity, profile, product }: GroundingInput): Grounding {
-	const b = new Builder();
 	const n: AskNotice = notice ?? { title: opportunity?.title ?? "", deadline: opportunity?.deadline ?? null };
-	b.add("title", str(n.title) ? `Title: ${str(n.title)}` : null);
-	const ref = str(n.reference_number) ?? str(n.rfp_id);
-	b.add("reference", ref ? `Solicitation number: ${ref}` : null);
-	b.add("buyer", str(n.issuing_body) ? `Issued by: ${str(n.issuing_body)}` : null);
+	const lang = detectLanguage(`${n.title}\n${n.description ?? ""}`.slice(0, 2000));
+	const b = new Builder(lang);
+	const facts = factsOf(n, lang);
+	b.add("title", str(n.title));
 	b.addText("description", n.description ?? null);
-	if (n.deadline) b.add("deadline", `Response deadline on record: ${formatInstant(n.deadline)}`);
-	if (typeof n.estimated_value === "number") b.add("value", `Estimated value on record: ${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
-	const codes = (n.categories ?? []).map((c) => [c.scheme, c.code, c.label ? `(${c.label})` : ""].filter(Boolean).join(" "));
-	b.add("category", codes.length ? `Classification codes: ${codes.join(", ")}` : null);
 	if (str(n.source_status) && n.source_status !== "open") b.add("detail", `Status at the source: ${n.source_status}`);
-	b.add("document", str(n.source_url) ? `Notice page: ${str(n.source_url)}` : null);
-	if (n.details) addDetails(b, n.details);
+	if (n.details) addDetails(b, n.details, facts);
 	if (opportunity?.signals) addSignals(b, opportunity.signals);
-	return { passages: b.passages, company: companyLines(opportunity, profile, product), buyer: str(n.issuing_body) ?? "", dropped: b.dropped };
+	const known = [str(n.issuing_body), str(n.reference_number), str(n.rfp_id)].filter(Boolean).join(" ");
+	return { lang, facts, passages: b.passages, company: companyLines(opportunity, profile, product), known, dropped: b.dropped };
 }
 
 /** The history turns answerers use: the most recent ASK_HISTORY_TURNS_USED, oldest first. */
@@ -341,12 +401,12 @@ export const COMPANY_CLOSE = "</company_data>";
 /** Data never contains our delimiters: a notice cannot close the data block and speak as us. */
 const defang = (s: string) => s.replace(/<\/?\s*(notice_data|company_data)\s*>/gi, "[tag removed]");
 
-/** The grounding as the delimited data blocks of a language model's system prompt. */
+/** The grounding as the delimited data blocks of a language model's system prompt: fields first, then the text. */
 export function renderContext(g: Grounding, maxChars = 24_000): { notice: string; company: string } {
 	const lines: string[] = [];
 	let used = 0;
-	for (const p of g.passages) {
-		const line = `[${p.section}] ${defang(p.text)}`;
+	const all = [...g.facts.map((f) => `[field ${f.name}] ${defang(f.text)}`), ...g.passages.map((p) => `[${p.section}] ${defang(p.text)}`)];
+	for (const line of all) {
 		if (used + line.length > maxChars) break;
 		lines.push(line);
 		used += line.length + 1;

@@ -1,33 +1,41 @@
 import type { AskTurn } from "../../shared/contract/opportunities.ts";
-import { recentTurns, type Grounding, type Passage, type Section } from "./context.ts";
-import { analyzeQuestion, hasAnswerType, STRONG_TYPES, type Intent, type QuestionInfo } from "./intents.ts";
-import { buildIndex, idf, presentTerms, score, type Hit, type Index } from "./retrieve.ts";
-import { EMAIL_RE, NUMBER_TOKEN, terms } from "./text.ts";
+import { CONCEPT_BY_NAME, type Concept, type ConceptName } from "./concepts.ts";
+import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
+import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
+import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
+import { EMAIL_RE, hasCountOf, STRONG_KINDS, tokensOf, type ValueKind } from "./values.ts";
 
-// The offline answerer (no model, no download): retrieve the passages that answer the question,
-// decide whether they really do, and compose a plain-text answer that quotes them verbatim; or say
-// plainly that the notice does not state it. Answerability is decided on evidence, not on rank:
-// the best passage must cover the question (IDF-weighted share of its terms), carry the kind of
-// value the question asks for (a date, a number, an amount, a name...) and, for topics notices are
-// often silent on (warranty, site visit, budget, incumbent), speak about that topic at all.
+// The offline answerer (no model, no download). Structure first: when the question asks about
+// something the normalized notice has a field for (deadline with its zone, value, procedure,
+// lots and items with quantities, place, contacts, documents, codes, reference), the answer gives
+// that field's value and names the field. Then the notice's own sentences: ranked by the subject
+// terms they share with the question (stems in the notice's language, translated through the CPV
+// labels when the question is in another language), judged by whether they name the topic asked
+// about and hold the kind of value it needs (a date, an amount, a count, an address...), and quoted
+// verbatim. When neither a field nor a sentence carries the answer, the answer says that the
+// notice does not state it, and never fills in a plausible guess.
 
-export const EXTRACTIVE_MODEL = "oms-extractive-1";
+export const EXTRACTIVE_MODEL = "oms-extractive-2";
 /** Every answer that finds nothing starts with this; clients and the eval recognize it. */
 export const NOT_STATED = "The notice does not state";
 
-/** Coverage a passage needs when nothing more specific vouches for it. */
+/** Coverage a sentence needs when nothing more specific vouches for it. */
 const MIN_COVERAGE = 0.5;
-/** Coverage needed when the passage also carries the typed value the question asks for. */
+/** Coverage needed when the sentence also holds a strong value of the asked kind (a date for "when"). */
 const MIN_COVERAGE_TYPED = 0.3;
-/** Coverage needed when a topical cue ("set-aside", "warranty", "delivery to") vouches for the passage. */
+/** Coverage needed when the sentence names the asked topic itself ("warranty", "lot"). */
 const MIN_COVERAGE_ANCHORED = 0.4;
-/** Coverage needed when only a weak typed value (a name, a place, a code) vouches for the passage. */
-const MIN_COVERAGE_WEAK = 0.5;
-/** Passages looked at, best first, for one that passes the checks. */
-const CANDIDATES = 6;
-/** A further passage is quoted when it scores at least this share of the best one. */
+/** A count question may be answered without a digit ("three times a day") by a sentence this close to it. */
+const MIN_COVERAGE_UNTYPED_COUNT = 0.75;
+/** Sentences looked at, best first, for one that passes. */
+const CANDIDATES = 8;
+/** A further sentence is quoted when it scores at least this share of the best one. */
 const EXTRA_SHARE = 0.7;
 const MAX_EXTRAS = 2;
+/** A further sentence this close to the best one is quoted even if it adds no new word (two equally good answers). */
+const NEAR_TIE = 0.9;
+/** Items listed at most when a question asks about all of them. */
+const MAX_ITEMS = 30;
 
 export interface ExtractiveAnswer {
 	answer: string;
@@ -35,228 +43,314 @@ export interface ExtractiveAnswer {
 	/** False when the answer says the notice does not state it. */
 	stated: boolean;
 	quoted: Passage[];
+	/** The structured fields the answer gives. */
+	fields: Fact[];
 }
 
 const SECTION_SAYS: Partial<Record<Section, string>> = {
 	item: "The notice's item list says",
 	amendment: "An amendment to the notice says",
 	signal: "Matching extracted from the notice",
-	deadline: "The notice's record says",
-	value: "The notice's record says",
-	category: "The notice's record says",
-	reference: "The notice's record says",
-	place: "The notice's record says",
-	contact: "The notice's record says",
-	document: "The notice's record says",
-	set_aside: "The notice's record says",
 	detail: "The notice's record says",
 };
 
-interface Candidate extends Hit {
+interface Candidate {
+	doc: Indexed;
+	score: number;
 	total: number;
-}
-
-/** What every candidate is judged against: the question, the notice's index and title, the buyer. */
-interface Judge {
-	q: QuestionInfo;
-	g: Grounding;
-	index: Index;
-	/** Terms of the notice's title: what the whole notice is about, so every passage "covers" them. */
-	title: Set<string>;
-	/** The title itself: a count may name what it counts there ("Four units" of the incubators in the title). */
-	titleText: string;
-	/** Words that are never an answer to "which model / which company": buyer name, solicitation number. */
-	known: string;
-}
-
-/**
- * The IDF-weighted share of the question's subject terms a passage accounts for: found in it or
- * in its heading, or in the notice's title (the subject of every passage). Terms that only say
- * what kind of question it is (owned by an intent: "warranty", "how many", "model number") are
- * left out: the intent's own checks stand for them. No subject terms at all: full coverage.
- */
-function coverage(c: Candidate, j: Judge): number {
-	let possible = 0;
-	let covered = 0;
-	for (const t of subjectTerms(j.q)) {
-		const w = idf(j.index, t);
-		possible += w;
-		if (c.doc.tf.has(t) || j.title.has(t)) covered += w;
-	}
-	return possible > 0 ? covered / possible : 1;
-}
-
-/**
- * The question's own terms that name its subject: not owned by any of its intents, and not bare
- * numbers ("the two medical centers" names the centers, not a figure the passage must repeat).
- */
-function subjectTerms(q: QuestionInfo): string[] {
-	const owned = new Set([...q.owned.values()].flatMap((s) => [...s]));
-	return q.terms.filter((t) => t.own && !owned.has(t.term) && !BARE_NUMBER.test(t.term)).map((t) => t.term);
-}
-const BARE_NUMBER = new RegExp(`^(${NUMBER_TOKEN})$`, "i");
-
-/** Whether a passage answers: topic cues present, the asked-for kind of value present, enough coverage. */
-function passes(c: Candidate, j: Judge, minCoverage?: number): boolean {
-	return judgeCandidate(c, j, minCoverage) === "answers";
 }
 
 type Verdict = "answers" | "no_value" | "off_topic";
 
-/** "no_value": about the topic but without the kind of value asked for; "off_topic": everything else that fails. */
-function judgeCandidate(c: Candidate, j: Judge, minCoverage?: number): Verdict {
-	const { q } = j;
-	const text = c.doc.passage.text;
-	const context = `${c.doc.passage.lead ?? ""} ${text}`;
+/** Words that introduce a maker's or firm's name, in the notices' languages. */
+const MAKER_CUE = /\b(brand|brands|manufacturer|manufactured|make|made|by|from|model|series|oem|supplied|supplier|vendor|contractor|company|firm|incumbent|marke|hersteller|marque|fabricant|marca|fabricante|produttore|producent|merke|produsent|mærke|märke|tillverkare|merk|fabrikant|typ|type|tipo|modell|modèle|modelo|modello)\b/gi;
+
+/**
+ * A sentence names the asked topic; for a deadline, a sentence about tenders or their submission
+ * does too, and for a contact, an e-mail address or a phone number.
+ */
+function cued(index: Index, doc: Indexed, c: Concept): boolean {
+	if (doc.concepts.has(c.name)) return true;
+	if (c.name === "deadline") return doc.concepts.has("offer") || doc.concepts.has("submission");
+	if (c.name === "enquiry") return doc.concepts.has("contact");
+	if (c.name === "contact") return kindsOf(index, doc).has("email") || kindsOf(index, doc).has("phone");
+	return false;
+}
+
+/**
+ * Text must name the topic for these: a date alone is not a deadline, a question date is not a
+ * tender one, and a concept with no kind of value to look for (a procedure, a set-aside, lots) is
+ * only recognized by its words.
+ */
+const needsCue = (c: Concept) => !!c.cueRequired || c.name === "deadline" || c.name === "enquiry" || (!c.kinds?.length && c.name !== "scope");
+
+function counted(index: Index, subject: SubjectTerm[]) {
+	return (t: { stem: string; word: string }) => {
+		const tf = new Map([
+			[t.stem, 1],
+			[t.word, 1],
+		]);
+		return subject.some((s) => termFrequency(index, tf, s) > 0);
+	};
+}
+
+/**
+ * The kinds of value an answer must hold: the asked concept's; else those of another concept the
+ * question names ("which make and model ... being replaced" needs a model); else, for "who", a name
+ * or an address to write to.
+ */
+function requiredKinds(q: QuestionInfo): ValueKind[] {
+	if (q.asked?.kinds?.length) return q.asked.kinds;
+	for (const n of q.concepts) {
+		const c = CONCEPT_BY_NAME.get(n);
+		if (c && c.rank > 2 && c.kinds?.length) return c.kinds;
+	}
+	return [];
+}
+
+/** Capitalized words a sentence adds to the question (not sentence-initial, not the buyer, not the question's own). */
+function novelNames(index: Index, text: string, q: QuestionInfo, g: Grounding): { name: string; at: number }[] {
+	const exclude = new Set(tokensOf(`${g.known} ${q.text}`, index.lang).map((t) => t.word));
+	return [...text.matchAll(/(?<=[^.!?:]\s+["'(]?)\p{Lu}[\p{L}\d&'-]+/gu)]
+		.map((m) => ({ name: m[0].toLowerCase().replace(/['’]s$/, ""), at: m.index }))
+		.filter((n) => !exclude.has(n.name));
+}
+
+/** The kinds of value the question needs that a sentence holds (a count must count the subject). */
+function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, kindsWanted: ValueKind[] = requiredKinds(q)): ValueKind[] {
+	const kinds = kindsOf(index, doc);
+	const found: ValueKind[] = [];
+	const text = doc.passage.text;
+	for (const k of kindsWanted) {
+		if (k === "count") {
+			const subject = q.subject.filter((s) => !s.literal);
+			const attached = subject.length
+				? hasCountOf(doc.passage.text, index.lang, counted(index, subject), q.numbers)
+				: tokensOf(doc.passage.text, index.lang).some((t) => /^\d+([.,]\d+)*$/.test(t.word) && !q.numbers.has(t.word) && !/^(19|20)\d\d$/.test(t.word));
+			if (attached || kinds.has("count")) found.push(k);
+		} else if (k === "name") {
+			const names = novelNames(index, text, q, g);
+			// A maker's or firm's name stands next to what introduces one ("brand name: X", "made by X").
+			const needsCue = q.concepts.includes("name") || q.concepts.includes("model");
+			const cues = needsCue ? [...text.matchAll(MAKER_CUE)].map((m) => m.index) : [];
+			if (names.some((n) => !needsCue || cues.some((c) => Math.abs(c - n.at) < 40))) found.push(k);
+		} else if (k === "agent") {
+			if (/\bby (the|a|an|its)\b/i.test(text)) found.push(k);
+		} else if (k === "model") {
+			const known = `${g.known} ${q.text}`.toLowerCase();
+			const codes = doc.passage.text.match(/\b(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b/g) ?? [];
+			if (codes.some((m) => !known.includes(m.toLowerCase()))) found.push(k);
+		} else if (kinds.has(k)) found.push(k);
+	}
+	return found;
+}
+
+function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
+	const c = q.asked;
+	const cov = coverage(index, doc, q.subject);
 	let strong = false;
-	let weak = false;
 	let anchored = false;
-
-	for (const intent of q.intents) {
-		const cued = intent.cue.source !== "." && intent.cue.test(context);
-		if (intent.cueRequired && !cued) return "off_topic";
-		if (intent.answer) {
-			const found = intent.answer.filter((t) => hasAnswerType(t, text, q, j.known, j.titleText));
-			if (!found.length) return coverage(c, j) >= 0.9 ? "no_value" : "off_topic";
-			if (found.some((t) => STRONG_TYPES.has(t))) strong = true;
-			else weak = true;
+	if (c) {
+		const topical = cued(index, doc, c);
+		if (needsCue(c) && !topical) return "off_topic";
+		anchored = topical;
+	}
+	const wanted = requiredKinds(q);
+	if (wanted.length) {
+		const found = kindsFound(index, doc, q, g, wanted);
+		if (!found.length) {
+			const untypedCount = c?.name === "frequency" && cov >= MIN_COVERAGE_UNTYPED_COUNT && namesSubject(index, doc, q.subject);
+			if (!untypedCount) return cov >= 0.9 ? "no_value" : "off_topic";
 		}
-		if (cued && intent.anchors) anchored = true;
+		strong = found.some((k) => STRONG_KINDS.has(k));
 	}
-	// The passage itself must speak about the question's subject: a word of it in the passage, not
-	// only in the title. A strong typed value (a date next to "due", an amount next to "budget") or
-	// a topical cue ("set-aside", "warranty") already ties it down.
-	const subject = subjectTerms(q);
-	if (!strong && !anchored && subject.length && !subject.some((t) => c.doc.tf.has(t))) return "off_topic";
-	const needed = minCoverage ?? (strong ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : weak ? MIN_COVERAGE_WEAK : MIN_COVERAGE);
-	return coverage(c, j) >= needed ? "answers" : "off_topic";
+	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
+	const needed = minCoverage ?? (strong ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : MIN_COVERAGE);
+	return cov >= needed ? "answers" : "off_topic";
 }
 
-function makeJudge(g: Grounding, q: QuestionInfo): Judge {
-	const titleText = g.passages.find((p) => p.section === "title")?.text ?? "";
-	const reference = g.passages.find((p) => p.section === "reference")?.text.replace(/^[^:]*:/, "") ?? "";
-	return { q, g, index: buildIndex(g.passages), title: new Set(terms(titleText)), titleText, known: `${g.buyer} ${reference}` };
-}
+const SECTION_WEIGHT: Partial<Record<Section, number>> = { title: 0.5, signal: 0.8, detail: 0.8, amendment: 1.1 };
 
-const typed = (j: Judge, intent: Intent, text: string) => intent.answer?.some((t) => hasAnswerType(t, text, j.q, j.known, j.titleText)) ?? false;
-
-/** Ranking help: a passage on the asked topic, or holding the asked kind of value, comes first. */
-function intentBonus(j: Judge, text: string, unit: number): number {
-	let bonus = 0;
-	for (const intent of j.q.intents) {
-		if (intent.cue.source !== "." && intent.cue.test(text)) bonus += 0.5 * unit;
-		if (typed(j, intent, text)) bonus += 0.8 * unit;
-	}
-	return bonus;
-}
-
-function rank(j: Judge): Candidate[] {
-	const { index, q } = j;
-	const own = q.terms.filter((t) => t.own);
-	const unit = own.length ? own.reduce((s, t) => s + idf(index, t.term), 0) / own.length : 1;
+function rank(index: Index, q: QuestionInfo, g: Grounding): Candidate[] {
+	const weights = q.subject.map((s) => s.weight);
+	const unit = weights.length ? weights.reduce((a, b) => a + b, 0) / weights.length : 1;
 	return index.docs
 		.map((doc) => {
-			const hit = score(index, doc, q.terms);
-			let total = hit.score + (hit.score > 0 || q.intents.length ? intentBonus(j, doc.passage.text, unit) : 0);
-			if (doc.passage.section === "signal") total *= 0.8; // derived: the notice's own words come first
-			if (doc.passage.section === "title") total *= 0.5; // what the notice is about, rarely the answer
-			if (RECORD_SECTIONS.has(doc.passage.section)) total *= 0.8; // structured copies: the notice's wording first
-			if (doc.passage.section === "amendment") total *= 1.1; // later than the text it amends
-			return { ...hit, total };
+			const score = bm25(index, doc, q.subject);
+			let total = score;
+			if (q.asked) {
+				if (cued(index, doc, q.asked)) total += 0.8 * unit * Math.min(2, doc.concepts.get(q.asked.name) ?? 1);
+			}
+			// The first kind a question needs is its best evidence (an address for a place, a name after it).
+			const wanted = requiredKinds(q);
+			const found = wanted.length ? kindsFound(index, doc, q, g, wanted) : [];
+			if (found.length) total += (found.includes(wanted[0]!) ? 1.2 : 0.8) * unit;
+			for (const n of q.concepts) if (n !== q.asked?.name && doc.concepts.has(n)) total += 0.2 * unit;
+			total *= SECTION_WEIGHT[doc.passage.section] ?? 1;
+			return { doc, score, total };
 		})
 		.filter((c) => c.total > 0)
 		.sort((a, b) => b.total - a.total || a.doc.passage.id - b.doc.passage.id);
 }
 
-const RECORD_SECTIONS = new Set<Section>(["deadline", "value", "category", "reference", "buyer"]);
+/** How much of the subject an item's own description names (numbers as written: "lot 2", "3 ml"). */
+function itemCoverage(index: Index, fact: Fact, q: QuestionInfo): number {
+	const tokens = tokensOf(`${fact.name.replace(/\D/g, " ")} ${fact.about ?? fact.text}`, index.lang);
+	const tf = new Map<string, number>();
+	for (const t of tokens) {
+		tf.set(t.stem, 1);
+		tf.set(t.word, 1);
+	}
+	let possible = 0;
+	let covered = 0;
+	for (const s of q.subject) {
+		possible += s.weight;
+		if (termFrequency(index, tf, s) > 0) covered += s.weight;
+	}
+	return possible ? covered / possible : 1;
+}
+
+/** The items a question is about: those naming most of its subject; all of them when it names none. */
+function selectItems(index: Index, facts: Fact[], q: QuestionInfo, quantityOnly: boolean): Fact[] {
+	const items = facts.filter((f) => !quantityOnly || typeof f.quantity === "number");
+	if (!items.length) return [];
+	if (!q.subject.length) return items.length > 1 || quantityOnly ? items.slice(0, MAX_ITEMS) : [];
+	const scored = items.map((f) => ({ f, cov: itemCoverage(index, f, q) }));
+	const best = Math.max(...scored.map((s) => s.cov));
+	if (best < 0.5) return [];
+	return scored.filter((s) => s.cov >= best - 1e-9).map((s) => s.f).slice(0, MAX_ITEMS);
+}
+
+/** The structured fields that answer the question, if it asks about one the notice has. */
+function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {
+	const c = q.asked;
+	if (!c?.fields) return [];
+	for (const field of c.fields) {
+		const facts = g.facts.filter((f) => f.field === field);
+		if (!facts.length) continue;
+		if (field === "items") {
+			const chosen = selectItems(index, facts, q, c.name === "quantity");
+			if (chosen.length) return chosen;
+			continue;
+		}
+		return facts;
+	}
+	return [];
+}
 
 const quote = (p: Passage) => `${SECTION_SAYS[p.section] ?? "The notice says"}: "${p.text}"`;
 
+function fieldLines(facts: Fact[]): string[] {
+	const byName = new Map<string, string[]>();
+	for (const f of facts) byName.set(f.name.replace(/\[\d+\]$/, ""), [...(byName.get(f.name.replace(/\[\d+\]$/, "")) ?? []), `${/\[\d+\]$/.test(f.name) ? `${f.name}: ` : ""}${f.text}`]);
+	return [...byName].map(([name, values]) => `The notice's data, field ${name}: ${values.join(" | ")}`);
+}
+
 function notStated(topic: string, g: Grounding): ExtractiveAnswer {
-	const contact = g.passages.find((p) => EMAIL_RE.test(p.text) && /question|inquir|enquir|contact|clarif/i.test(p.text)) ?? g.passages.find((p) => EMAIL_RE.test(p.text));
-	const email = contact ? EMAIL_RE.exec(contact.text)?.[0] : undefined;
+	const contactFact = g.facts.find((f) => f.field === "contacts" && EMAIL_RE.test(f.text));
+	const contact = contactFact?.text ?? g.passages.find((p) => EMAIL_RE.test(p.text) && /question|inquir|enquir|contact|clarif/i.test(p.text))?.text ?? g.passages.find((p) => EMAIL_RE.test(p.text))?.text;
+	const email = contact ? EMAIL_RE.exec(contact)?.[0] : undefined;
 	const ask = email ? ` The notice names ${email} as a contact for questions.` : "";
-	return { answer: `${NOT_STATED} ${topic}.${ask}`, model: EXTRACTIVE_MODEL, stated: false, quoted: [] };
+	return { answer: `${NOT_STATED} ${topic}.${ask}`, model: EXTRACTIVE_MODEL, stated: false, quoted: [], fields: [] };
 }
 
 /** Company lines that speak to the question (profile, matched product, eligibility verdict). */
 function companyLinesFor(q: QuestionInfo, g: Grounding): string[] {
-	const wanted = new Set(q.terms.map((t) => t.term));
+	const wanted = new Set(q.subject.map((s) => s.term));
 	return g.company.filter(
 		(line) =>
-			terms(line).some((t) => wanted.has(t)) ||
-			(/eligible/i.test(line) && /\b(eligib\w*|bid|qualif\w*|can we|may we)\b/i.test(q.text)) ||
+			tokensOf(line, "en").some((t) => wanted.has(t.stem)) ||
+			(/eligible/i.test(line) && (q.concepts.includes("eligibility") || /\b(bid|qualif\w*|can we|may we)\b/i.test(q.text))) ||
 			(/product/i.test(line) && /\b(products?|catalog\w*|offer|sell|match\w*)\b/i.test(q.text)),
 	);
 }
 
 /**
  * Questions about the asking company ("we", "our") get its side too. When the notice has
- * nothing on a question that only the company's data answers ("which of our products
- * matches?"), the company's data is the answer.
+ * nothing on a question only the company's data answers ("which of our products matches?"),
+ * the company's data is the answer.
  */
 function withCompany(a: ExtractiveAnswer, q: QuestionInfo, g: Grounding): ExtractiveAnswer {
 	if (!q.aboutCompany) return a;
 	if (!g.company.length) return { ...a, answer: `${a.answer}\nThe company's profile was not available to check this against.` };
 	const relevant = companyLinesFor(q, g);
 	const part = `From the company's data: ${(relevant.length ? relevant : g.company).join(". ")}.`;
-	if (!a.stated && relevant.length && q.intents.length === 0) return { ...a, answer: part, stated: true };
+	if (!a.stated && relevant.length) return { ...a, answer: part, stated: true };
 	return { ...a, answer: `${a.answer}\n${part}` };
 }
 
 export function answerExtractive(g: Grounding, question: string, history: AskTurn[] = []): ExtractiveAnswer {
+	const index = indexOf(g);
 	const earlier = recentTurns(history)
 		.filter((t) => t.role === "user")
 		.map((t) => t.text);
-	const q = analyzeQuestion(question, earlier);
-	const j = makeJudge(g, q);
+	const q = analyzeQuestion(question, g.lang, index.vocabulary, earlier);
+	const fields = fromFields(index, q, g);
+	const ranked = rank(index, q, g);
+	const passing = ranked.slice(0, CANDIDATES).filter((c) => judge(index, c.doc, q, g) === "answers");
+	let best = passing[0];
+	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
+	// coverage of the question's other words matters less then ("do we pay for the documents?").
+	// A count question keeps the sentence that counts its subject (the item list may count the whole item).
+	if (fields.length && q.asked && q.asked.name !== "quantity") {
+		const c = q.asked;
+		best = passing.find((x) => cued(index, x.doc, c)) ?? ranked.slice(0, CANDIDATES).find((x) => cued(index, x.doc, c) && judge(index, x.doc, q, g, 0) === "answers");
+	}
+	// An item sentence repeating a listed item adds nothing.
+	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;
 
-	// Topics notices are often silent on: no passage about them at all means "not stated".
-	for (const intent of q.intents.filter((i) => i.required)) {
-		const somewhere = j.index.docs.some((d) => intent.cue.test(`${d.passage.lead ?? ""} ${d.passage.text}`) && (!intent.answer || typed(j, intent, d.passage.text)));
-		if (!somewhere) return withCompany(notStated(intent.topic, g), q, g);
+	if (!fields.length && !best) {
+		if ((!q.asked && !q.subject.length && !q.aboutCompany) || q.asked?.name === "scope") return describe(g);
+		return withCompany(notStated(q.asked?.topic || "an answer to this question", g), q, g);
 	}
 
-	const ranked = rank(j);
-	// A name question whose most relevant passage speaks of the thing but names no one ("installed
-	// by the maintenance contractor") is answered by that silence, not by a name found elsewhere.
-	const nameIntent = q.intents.find((i) => i.name === "name");
-	const top = ranked[0];
-	if (nameIntent && top && judgeCandidate(top, j) === "no_value") return withCompany(notStated(nameIntent.topic, g), q, g);
-	let best = ranked.slice(0, CANDIDATES).find((c) => passes(c, j));
-	if (!best) return withCompany(notStated(q.intents[0]?.topic ?? "an answer to this question", g), q, g);
-	// A structured copy (the deadline on record) is short and ranks well; the notice's own
-	// wording of the same fact, when it passes too, comes first (the copy still follows below).
-	if (RECORD_SECTIONS.has(best.doc.passage.section)) best = ranked.slice(0, CANDIDATES).find((c) => !RECORD_SECTIONS.has(c.doc.passage.section) && passes(c, j)) ?? best;
-
-	// Further passages that pass on their own and bring question terms the first one lacks.
-	const quoted: Passage[] = [best.doc.passage];
-	const seen = presentTerms(best.doc, q.terms);
-	for (const c of ranked) {
-		if (quoted.length > MAX_EXTRAS || c.total < EXTRA_SHARE * best.total) break;
-		if (c === best || !passes(c, j)) continue;
-		const adds = [...presentTerms(c.doc, q.terms)].some((t) => !seen.has(t));
-		if (!adds) continue;
-		quoted.push(c.doc.passage);
-		for (const t of presentTerms(c.doc, q.terms)) seen.add(t);
+	const quoted: Passage[] = [];
+	if (best) {
+		quoted.push(best.doc.passage);
+		if (!fields.length) {
+			// Further sentences that pass on their own and bring subject terms the first one lacks.
+			const seen = new Set(q.subject.filter((s) => termFrequency(index, best!.doc.tf, s) > 0).map((s) => s.term));
+			for (const c of passing) {
+				if (quoted.length > MAX_EXTRAS || c.total < EXTRA_SHARE * best.total) break;
+				if (c === best) continue;
+				const adds = q.subject.filter((s) => !seen.has(s.term) && termFrequency(index, c.doc.tf, s) > 0);
+				if (!adds.length && c.total < NEAR_TIE * best.total) continue;
+				quoted.push(c.doc.passage);
+				for (const s of adds) seen.add(s.term);
+			}
+		}
 	}
-	// The deadline on record (UTC) beside the notice's own wording of it.
-	const onRecord = g.passages.find((p) => p.section === "deadline");
-	if (onRecord && q.intents.some((i) => i.name === "deadline") && !quoted.includes(onRecord)) quoted.push(onRecord);
 	// An amendment on the same topic may change the answer: show it whatever its rank.
-	for (const c of ranked) {
-		const p = c.doc.passage;
-		if (p.section === "amendment" && !quoted.includes(p) && c.score > 0 && passes(c, j, 0)) quoted.push(p);
+	for (const doc of index.docs) {
+		const p = doc.passage;
+		if (p.section !== "amendment" || quoted.includes(p)) continue;
+		if ((q.asked && cued(index, doc, q.asked)) || (q.subject.length && judge(index, doc, q, g, 0.3) === "answers")) quoted.push(p);
 	}
-	return withCompany({ answer: quoted.map(quote).join("\n"), model: EXTRACTIVE_MODEL, stated: true, quoted }, q, g);
+	// Notices often carry their number in the title too, in the form bidders quote ("(K8C13-132317/A)").
+	const title = g.passages.find((p) => p.section === "title");
+	if (q.asked?.name === "reference" && title && !quoted.includes(title) && /\b(?=[\w$-]*\d)[A-Za-z0-9$]+(?:[-/][A-Za-z0-9$]+)+\b/.test(title.text)) quoted.push(title);
+	const lines = [...fieldLines(fields), ...quoted.sort((a, b) => a.id - b.id).map(quote)];
+	return withCompany({ answer: lines.join("\n"), model: EXTRACTIVE_MODEL, stated: true, quoted, fields }, q, g);
 }
 
+/** A question naming nothing in particular ("what is this?"): what the notice is about. */
+function describe(g: Grounding): ExtractiveAnswer {
+	const quoted = g.passages.filter((p) => p.section === "title" || p.section === "description").slice(0, 4);
+	if (!quoted.length) return notStated("an answer to this question", g);
+	return { answer: quoted.map(quote).join("\n"), model: EXTRACTIVE_MODEL, stated: true, quoted, fields: [] };
+}
 
-
-/** The ranked passages with their verdicts, for diagnostics and tests (not used to answer). */
-export function explain(g: Grounding, question: string): { text: string; total: number; coverage: number; verdict: Verdict }[] {
-	const j = makeJudge(g, analyzeQuestion(question));
-	return rank(j)
+/** The ranked sentences with their verdicts, for diagnostics and tests (not used to answer). */
+export function explain(g: Grounding, question: string): { text: string; total: number; coverage: number; verdict: Verdict; asked: ConceptName | null }[] {
+	const index = indexOf(g);
+	const q = analyzeQuestion(question, g.lang, index.vocabulary);
+	return rank(index, q, g)
 		.slice(0, 8)
-		.map((c) => ({ text: c.doc.passage.text.slice(0, 120), total: Number(c.total.toFixed(2)), coverage: Number(coverage(c, j).toFixed(2)), verdict: judgeCandidate(c, j) }));
+		.map((c) => ({
+			text: c.doc.passage.text.slice(0, 120),
+			total: Number(c.total.toFixed(2)),
+			coverage: Number(coverage(index, c.doc, q.subject).toFixed(2)),
+			verdict: judge(index, c.doc, q, g),
+			asked: q.asked?.name ?? null,
+		}));
 }

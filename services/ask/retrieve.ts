@@ -1,42 +1,79 @@
-import type { Passage } from "./context.ts";
-import type { WeightedTerm } from "./intents.ts";
-import { terms } from "./text.ts";
+import type { TextLanguage } from "../../shared/text/index.ts";
+import { conceptsIn, type ConceptName } from "./concepts.ts";
+import type { Grounding, Passage } from "./context.ts";
+import type { SubjectTerm } from "./question.ts";
+import { kindsIn, tokensOf, type Token, type ValueKind } from "./values.ts";
 
-// BM25 over the passages of one notice. The collection is small (tens to a few hundred passages),
-// so the statistics are computed per question. Besides the score, each hit reports how much of the
-// question it covers (IDF-weighted share of the question's own terms): the answerability check
-// needs to know whether a passage is about what was asked, not only whether it beats the others.
+// The notice's sentences indexed for one grounding: Snowball stems in the notice's language (from
+// shared/text), the concepts each sentence names (in its language and in English, which notices
+// mix in), and, on demand, the kinds of value it holds. Sentences are ranked by BM25 over the
+// question's subject terms (a term counts through any of its notice-language counterparts) and
+// judged by how much of the subject they cover, IDF-weighted.
 
 const K1 = 1.2;
 /** Mild length normalization: long sentences are not worse answers, just longer. */
 const B = 0.3;
-/** A term that appears only in a list line's heading counts this much. */
+/** A term that appears only in a sentence's heading (list heading, item name) counts this much. */
 const LEAD_WEIGHT = 0.5;
+/** Compounding languages: a subject word may sit inside a longer word of the notice. */
+const COMPOUNDING = new Set<TextLanguage>(["de", "nl", "no", "da", "sv", "fi", "et", "hu"]);
 
 export interface Indexed {
 	passage: Passage;
+	tokens: Token[];
 	tf: Map<string, number>;
 	length: number;
+	/** The concepts a sentence names, with how many times. */
+	concepts: Map<ConceptName, number>;
+	kinds?: Set<ValueKind>;
 }
 
 export interface Index {
+	lang: TextLanguage;
 	docs: Indexed[];
 	df: Map<string, number>;
 	avgLength: number;
+	/** Every stem of the notice (text and fields): what a translated question word may become. */
+	vocabulary: Set<string>;
+	/** Stems of the notice's title: what every sentence is about. */
+	title: Map<string, number>;
 }
 
-export function buildIndex(passages: Passage[]): Index {
+const cache = new WeakMap<Grounding, Index>();
+
+export function indexOf(g: Grounding): Index {
+	const hit = cache.get(g);
+	if (hit) return hit;
 	const df = new Map<string, number>();
-	const docs = passages.map((passage) => {
+	const vocabulary = new Set<string>();
+	const langs: TextLanguage[] = g.lang === "en" ? ["en"] : [g.lang, "en"];
+	const docs = g.passages.map((passage) => {
+		const tokens = tokensOf(passage.text, g.lang);
 		const tf = new Map<string, number>();
-		const own = terms(passage.text);
-		for (const t of own) tf.set(t, (tf.get(t) ?? 0) + 1);
-		for (const t of passage.lead ? terms(passage.lead) : []) if (!tf.has(t)) tf.set(t, LEAD_WEIGHT);
-		for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-		return { passage, tf, length: own.length };
+		for (const t of tokens) {
+			tf.set(t.stem, (tf.get(t.stem) ?? 0) + 1);
+			if (/\d/.test(t.word)) tf.set(t.word, (tf.get(t.word) ?? 0) + 1);
+		}
+		for (const t of passage.lead ? tokensOf(passage.lead, g.lang) : []) if (!tf.has(t.stem)) tf.set(t.stem, LEAD_WEIGHT);
+		for (const t of tf.keys()) {
+			df.set(t, (df.get(t) ?? 0) + 1);
+			vocabulary.add(t);
+		}
+		const concepts = new Map<ConceptName, number>();
+		for (const h of conceptsIn(`${passage.lead ? `${passage.lead}: ` : ""}${passage.text}`, langs).hits) concepts.set(h.concept, (concepts.get(h.concept) ?? 0) + 1);
+		return { passage, tokens, tf, length: tokens.length, concepts };
 	});
+	for (const f of g.facts) for (const t of tokensOf(f.text, g.lang)) vocabulary.add(t.stem);
+	const titleDoc = docs.find((d) => d.passage.section === "title");
 	const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, docs.length);
-	return { docs, df, avgLength };
+	const index = { lang: g.lang, docs, df, avgLength, vocabulary, title: new Map(titleDoc ? titleDoc.tf : []) };
+	cache.set(g, index);
+	return index;
+}
+
+export function kindsOf(index: Index, doc: Indexed): Set<ValueKind> {
+	doc.kinds ??= kindsIn(doc.passage.text, index.lang);
+	return doc.kinds;
 }
 
 /** Inverse document frequency; a term absent from the notice gets the highest value (its absence matters most). */
@@ -46,27 +83,48 @@ export function idf(index: Index, term: string): number {
 	return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-export interface Hit {
-	doc: Indexed;
-	score: number;
-	/** The question's terms found in the passage (or its heading). */
-	matched: string[];
+/** How often a subject term (or one of its counterparts, or a compound holding it) occurs in a sentence. */
+export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectTerm): number {
+	let best = tf.get(s.term) ?? 0;
+	for (const a of s.alts) best = Math.max(best, tf.get(a) ?? 0);
+	if (best === 0 && !s.literal && s.term.length >= 5 && COMPOUNDING.has(index.lang)) {
+		for (const [t, n] of tf) if (t.length > s.term.length && (t.endsWith(s.term) || t.startsWith(s.term))) best = Math.max(best, n * 0.8);
+	}
+	return best;
 }
 
-export function score(index: Index, doc: Indexed, query: WeightedTerm[]): Hit {
+/** The rarest form of a subject term in this notice: its IDF. */
+function weightOf(index: Index, s: SubjectTerm): number {
+	return Math.min(idf(index, s.term), ...s.alts.map((a) => idf(index, a)));
+}
+
+export function bm25(index: Index, doc: Indexed, subject: SubjectTerm[]): number {
 	let total = 0;
-	const matched: string[] = [];
-	for (const q of query) {
-		const tf = doc.tf.get(q.term) ?? 0;
+	for (const s of subject) {
+		const tf = termFrequency(index, doc.tf, s);
 		if (tf === 0) continue;
-		matched.push(q.term);
-		const w = idf(index, q.term) * q.weight;
+		const w = weightOf(index, s) * s.weight;
 		total += (w * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * doc.length) / Math.max(1, index.avgLength)));
 	}
-	return { doc, score: total, matched };
+	return total;
 }
 
-/** The question's terms as present in a passage (for deciding whether a second passage adds anything). */
-export function presentTerms(doc: Indexed, query: WeightedTerm[]): Set<string> {
-	return new Set(query.filter((q) => doc.tf.has(q.term)).map((q) => q.term));
+/**
+ * The IDF-weighted share of the subject a sentence accounts for: found in it, in its heading, or
+ * in the notice's title (what every sentence is about). No subject terms: full coverage.
+ */
+export function coverage(index: Index, doc: Indexed, subject: SubjectTerm[]): number {
+	let possible = 0;
+	let covered = 0;
+	for (const s of subject) {
+		const w = weightOf(index, s) * s.weight;
+		possible += w;
+		if (termFrequency(index, doc.tf, s) > 0 || termFrequency(index, index.title, s) > 0) covered += w;
+	}
+	return possible > 0 ? covered / possible : 1;
+}
+
+/** Whether the sentence itself (not only the title) names some of the subject. */
+export function namesSubject(index: Index, doc: Indexed, subject: SubjectTerm[]): boolean {
+	return subject.some((s) => termFrequency(index, doc.tf, s) > 0);
 }

@@ -1,0 +1,59 @@
+// Words of a question asked in one language looked for in a notice written in another, through the
+// CPV labels (the same 9,454 codes named in the 24 EU languages, shared/taxonomy): a question word
+// stands for the notice words that name the same codes ("battery" -> "bateria", "ovens" -> "ovner").
+// Only words that occur in the notice are kept, so the bridge never invents a subject.
+import { cpvEntries, CPV_LANGUAGES, type Language } from "../../shared/taxonomy/index.ts";
+import type { TextLanguage } from "../../shared/text/index.ts";
+import { tokensOf } from "./values.ts";
+
+/** A notice word must name at least this share of the codes the question word names. */
+const MIN_SHARE = 0.3;
+/** Question words naming more codes than this are too general to translate (e.g. "services"). */
+const MAX_CODES = 400;
+const MAX_ALTERNATIVES = 3;
+
+type Index = { byTerm: Map<string, number[]>; termsOf: string[][] };
+const indexes = new Map<string, Index>();
+
+const isCpvLanguage = (l: string): l is Language => (CPV_LANGUAGES as readonly string[]).includes(l);
+/** CPV has no Norwegian labels; Danish is the nearest written language (Bokmål grew out of it). */
+const cpvLanguageOf = (l: TextLanguage): Language | null => (l === "no" ? "da" : isCpvLanguage(l) ? l : null);
+
+function indexFor(lang: Language): Index {
+	let idx = indexes.get(lang);
+	if (idx) return idx;
+	idx = { byTerm: new Map(), termsOf: [] };
+	let i = 0;
+	for (const { labels } of cpvEntries()) {
+		const terms = [...new Set(tokensOf(labels[lang] ?? "", lang as TextLanguage).map((t) => t.stem))].filter((t) => t.length > 2 && !/^\d+$/.test(t));
+		idx.termsOf.push(terms);
+		for (const t of terms) {
+			const list = idx.byTerm.get(t) ?? [];
+			list.push(i);
+			idx.byTerm.set(t, list);
+		}
+		i++;
+	}
+	indexes.set(lang, idx);
+	return idx;
+}
+
+/**
+ * The notice-language words (folded stems) a question word may stand for, best first, among those
+ * in `present`. Empty when the languages are the same, not CPV languages, or nothing fits.
+ */
+export function bridge(term: string, from: TextLanguage, to: TextLanguage, present: ReadonlySet<string>): string[] {
+	const source = cpvLanguageOf(from);
+	const goal = cpvLanguageOf(to);
+	if (from === to || !source || !goal || source === goal) return [];
+	const codes = indexFor(source).byTerm.get(term);
+	if (!codes || codes.length > MAX_CODES) return [];
+	const target = indexFor(goal);
+	const counts = new Map<string, number>();
+	for (const c of codes) for (const t of target.termsOf[c] ?? []) if (present.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+	return [...counts.entries()]
+		.filter(([, n]) => n / codes.length >= MIN_SHARE || (codes.length <= 2 && n >= 1))
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, MAX_ALTERNATIVES)
+		.map(([t]) => t);
+}

@@ -1,0 +1,140 @@
+// What a question asks, in whatever language it is written: its language (the notice's or English,
+// as its function words show), the concepts it names (concepts.ts) and the one it asks about, and
+// its subject terms (the Snowball stems of its other content words, with their counterparts in the
+// notice's language when it is another one: bridge.ts). A follow-up with nothing of its own
+// ("and what about that?") borrows the latest earlier question's topic at half weight.
+import { detectLanguage, isStopword, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
+import { bridge } from "./bridge.ts";
+import { CONCEPT_BY_NAME, conceptsIn, type Concept, type ConceptName } from "./concepts.ts";
+
+export interface SubjectTerm {
+	/** Folded stem in the question's language. */
+	term: string;
+	/** The same word in the notice's language (folded stems), when the languages differ. */
+	alts: string[];
+	weight: number;
+	/** A number or code: matched as written. */
+	literal: boolean;
+}
+
+export interface QuestionInfo {
+	text: string;
+	lang: TextLanguage;
+	/** Every concept named, highest rank first (frame words left out). */
+	concepts: ConceptName[];
+	/** What the question asks about, after combining concepts ("when" + "offer" is the deadline). */
+	asked: Concept | null;
+	subject: SubjectTerm[];
+	/** Numbers the question carries ("lot 2", "3 ml"): never the answer to "how many". */
+	numbers: Set<string>;
+	aboutCompany: boolean;
+}
+
+const UNTRANSLATED_WEIGHT = 0.3;
+
+/** Pronouns by which a company asks about itself ("are we eligible", "our products"). */
+const SELF_WORDS = new Set("we our us ours vi vår våre oss vores wir unser unsere uns nous notre nos nosotros nuestro nuestra nuestros noi nostro nostra my nasz nasze".split(" "));
+
+/** The question's language: the notice's or English, whichever its function words and concept words fit better. */
+function questionLanguage(question: string, noticeLang: TextLanguage): TextLanguage {
+	const words = wordsOf(question);
+	const detected = detectLanguage(question);
+	const candidates = [...new Set<TextLanguage>([noticeLang, "en", detected])];
+	let best = noticeLang;
+	let bestScore = -1;
+	for (const lang of candidates) {
+		const stop = words.filter((w) => isStopword(w, lang)).length;
+		const named = conceptsIn(question, [lang]).hits.length;
+		const score = stop + named + (lang === noticeLang ? 0.5 : 0) + (lang === detected ? 0.25 : 0);
+		if (score > bestScore) {
+			best = lang;
+			bestScore = score;
+		}
+	}
+	return best;
+}
+
+/** The concept a question asks about, from the concepts it names. */
+function askedConcept(names: Set<ConceptName>): Concept | null {
+	const has = (n: ConceptName) => names.has(n);
+	// "When are offers due", "bis wann ... Angebote eingehen": the date asked is the tender deadline,
+	// unless the question is about when questions may be asked.
+	if (has("when") && (has("offer") || has("submission")) && !has("enquiry") && !has("start") && !has("duration")) return CONCEPT_BY_NAME.get("deadline")!;
+	// "Who should questions be sent to": the contact.
+	if (has("enquiry") && !has("when") && !has("deadline") && (has("who") || has("submission") || has("contact"))) return CONCEPT_BY_NAME.get("contact")!;
+	if (has("deadline") && has("enquiry")) return CONCEPT_BY_NAME.get("enquiry")!;
+	if (has("enquiry") && has("when")) return CONCEPT_BY_NAME.get("enquiry")!;
+	let best: Concept | null = null;
+	for (const n of names) {
+		const c = CONCEPT_BY_NAME.get(n)!;
+		if (c.rank > 0 && (!best || c.rank > best.rank)) best = c;
+	}
+	return best;
+}
+
+interface Analysis {
+	lang: TextLanguage;
+	concepts: Set<ConceptName>;
+	subject: { term: string; literal: boolean }[];
+	numbers: Set<string>;
+}
+
+function analyze(question: string, noticeLang: TextLanguage): Analysis {
+	const lang = questionLanguage(question, noticeLang);
+	const { hits, tokens } = conceptsIn(question, [lang, "en", noticeLang]);
+	const used = new Set<number>();
+	const concepts = new Set<ConceptName>();
+	for (const h of hits) {
+		for (let k = h.from; k <= h.to; k++) used.add(k);
+		if (h.concept !== "frame") concepts.add(h.concept);
+	}
+	const subject: { term: string; literal: boolean }[] = [];
+	const numbers = new Set<string>();
+	tokens.forEach((t, i) => {
+		if (/^\d/.test(t.word)) numbers.add(t.word);
+		if (used.has(i) || SELF_WORDS.has(t.word)) return;
+		if (isStopword(t.word, lang) || isStopword(t.word, "en") || t.word.length < 2) return;
+		const literal = /\d/.test(t.word);
+		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal });
+	});
+	return { lang, concepts, subject, numbers };
+}
+
+/**
+ * The question, read against the notice: `noticeLang` is the notice's language and `vocabulary`
+ * the stems that occur in it (a translated subject word is kept only if the notice uses it).
+ */
+export function analyzeQuestion(question: string, noticeLang: TextLanguage, vocabulary: ReadonlySet<string>, earlierQuestions: string[] = []): QuestionInfo {
+	const own = analyze(question, noticeLang);
+	let concepts = own.concepts;
+	const weighted: { term: string; literal: boolean; weight: number }[] = own.subject.map((s) => ({ ...s, weight: 1 }));
+	let lang = own.lang;
+	const hasTopic = [...concepts].some((n) => (CONCEPT_BY_NAME.get(n)?.rank ?? 0) > 4) || weighted.length > 0;
+	if (!hasTopic) {
+		for (const earlier of [...earlierQuestions].reverse()) {
+			const prev = analyze(earlier, noticeLang);
+			if (!prev.subject.length && ![...prev.concepts].some((n) => (CONCEPT_BY_NAME.get(n)?.rank ?? 0) > 4)) continue;
+			concepts = new Set([...concepts, ...prev.concepts]);
+			for (const s of prev.subject) if (!weighted.some((w) => w.term === s.term)) weighted.push({ ...s, weight: 0.5 });
+			lang = prev.lang;
+			break;
+		}
+	}
+	// Asked in another language, a word the notice lacks and the CPV labels cannot translate may
+	// simply be untranslated: it weighs less than a word the notice could have used.
+	const subject = weighted.map((s) => {
+		const alts = s.literal || lang === noticeLang ? [] : bridge(s.term, lang, noticeLang, vocabulary).filter((t) => t !== s.term);
+		const untranslated = lang !== noticeLang && !s.literal && !alts.length && !vocabulary.has(s.term);
+		return { ...s, alts, weight: untranslated ? s.weight * UNTRANSLATED_WEIGHT : s.weight };
+	});
+	const ranked = [...concepts].sort((a, b) => (CONCEPT_BY_NAME.get(b)?.rank ?? 0) - (CONCEPT_BY_NAME.get(a)?.rank ?? 0));
+	return {
+		text: question,
+		lang,
+		concepts: ranked,
+		asked: askedConcept(concepts),
+		subject,
+		numbers: own.numbers,
+		aboutCompany: wordsOf(question).some((w) => SELF_WORDS.has(w)),
+	};
+}

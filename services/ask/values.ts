@@ -1,0 +1,237 @@
+// What kind of value a sentence holds (a date, an amount, a count, a duration, an address, a
+// standard...), in any language of the notices. The words these depend on come from the runtime's
+// own locale data (Intl: month names in every grammatical form, currency codes, symbols and names,
+// the units of time), so nothing here is a list written for some notice's wording.
+import { foldOf, stemOf, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
+
+export type ValueKind = "date" | "time" | "money" | "count" | "number" | "duration" | "percent" | "email" | "phone" | "url" | "address" | "standard" | "model" | "name" | "agent";
+
+/** Kinds that pin an answer down; the others (a name, a place, a code) are weaker evidence. */
+export const STRONG_KINDS: ReadonlySet<ValueKind> = new Set(["date", "time", "money", "count", "number", "duration", "percent", "email", "phone", "address"]);
+
+interface LocaleWords {
+	months: Set<string>;
+	/** Folded stems of the units of time (day, week, month, year, hour). */
+	timeUnits: Set<string>;
+	/** Currency words: ISO codes (upper case), symbols and lower-cased name words. */
+	currencies: Set<string>;
+}
+
+/** Currencies whose symbols and names are looked up (codes of every currency are known anyway). */
+const NAMED_CURRENCIES = ["EUR", "USD", "GBP", "NOK", "SEK", "DKK", "ISK", "CHF", "PLN", "CZK", "HUF", "RON", "BGN", "MDL", "UAH", "RSD", "CAD", "AUD", "NZD", "MXN", "PYG", "UGX", "JPY", "CNY", "INR"];
+const ALL_CURRENCY_CODES = new Set(Intl.supportedValuesOf("currency"));
+const localeCache = new Map<string, LocaleWords>();
+
+function safe<T>(f: () => T, fallback: T): T {
+	try {
+		return f();
+	} catch {
+		return fallback;
+	}
+}
+
+/** The words of the runtime's locale data for a language (English always added: notices mix it in). */
+function localeWords(lang: TextLanguage): LocaleWords {
+	const hit = localeCache.get(lang);
+	if (hit) return hit;
+	const months = new Set<string>();
+	const timeUnits = new Set<string>();
+	const currencies = new Set<string>();
+	for (const l of new Set([lang, "en"] as const)) {
+		const locale = l === "no" ? "nb" : l;
+		for (let m = 0; m < 12; m++) {
+			const d = new Date(Date.UTC(2021, m, 15));
+			for (const opts of [{ month: "long" }, { month: "short" }, { day: "numeric", month: "long" }, { day: "numeric", month: "short" }] as const) {
+				const parts = safe(() => new Intl.DateTimeFormat(locale, { ...opts, timeZone: "UTC" }).formatToParts(d), []);
+				for (const p of parts) if (p.type === "month") months.add(foldOf(p.value.toLowerCase().replace(/\.$/, "")));
+			}
+		}
+		for (const unit of ["hour", "day", "week", "month", "year"]) {
+			for (const display of ["long", "short"] as const) {
+				for (const n of [1, 2, 5, 12, 21]) {
+					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
+					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) timeUnits.add(foldOf(stemOf(w, l)));
+				}
+			}
+		}
+		for (const code of NAMED_CURRENCIES) {
+			for (const display of ["symbol", "narrowSymbol", "name"] as const) {
+				for (const n of [1, 2, 5]) {
+					const parts = safe(() => new Intl.NumberFormat(locale, { style: "currency", currency: code, currencyDisplay: display }).formatToParts(n), []);
+					for (const p of parts) {
+						if (p.type !== "currency") continue;
+						if (display === "name") for (const w of wordsOf(p.value)) w.length > 2 && currencies.add(foldOf(w));
+						else currencies.add(p.value.trim().toLowerCase());
+					}
+				}
+			}
+		}
+	}
+	const out = { months, timeUnits, currencies };
+	localeCache.set(lang, out);
+	return out;
+}
+
+export interface Token {
+	/** As written (segmenter word, lower case). */
+	word: string;
+	folded: string;
+	/** Folded stem in the text's language. */
+	stem: string;
+	/** Offset in the text. */
+	at: number;
+}
+
+const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
+
+/** Word tokens with their positions (punctuation dropped), for adjacency checks. */
+export function tokensOf(text: string, lang: TextLanguage): Token[] {
+	const out: Token[] = [];
+	// Text written in capitals throughout is shouting, not acronyms: its words are stemmed as usual.
+	const letters = text.replace(/[^\p{L}]/gu, "");
+	const shouting = letters.length > 12 && letters.replace(/[^\p{Lu}]/gu, "").length / letters.length > 0.6;
+	for (const s of wordSegmenter.segment(text.normalize("NFKC"))) {
+		if (!s.isWordLike) continue;
+		const word = s.segment.toLowerCase();
+		// An acronym is its own stem ("UPS" is not "up").
+		const acronym = !shouting && s.segment.length > 1 && s.segment.length <= 6 && s.segment === s.segment.toUpperCase() && /\p{Lu}/u.test(s.segment);
+		out.push({ word, folded: foldOf(word), stem: acronym ? foldOf(word) : foldOf(stemOf(word, lang)), at: s.index });
+	}
+	return out;
+}
+
+const NUMBER = /^\d+(?:[.,]\d+)*$/;
+const ORDINAL = /^\d{1,2}(?:st|nd|rd|th|er|e|º|ª)?$/;
+const YEAR = /^(?:19|20)\d\d(?:r)?$/;
+const isDay = (w: string) => ORDINAL.test(w) && Number.parseInt(w, 10) >= 1 && Number.parseInt(w, 10) <= 31;
+
+export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
+const URL_RE = /\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.[a-z]{2,}\S*/i;
+/** A phone number: an international prefix, or a telephone word before the digits. */
+const PHONE_RE = /\+\d{1,3}[\s().-]{0,2}\d[\d\s().-]{6,}\d|\b(?:tel|tlf|phone|telephone|telefon|téléphone|teléfono|telefono|telefone|puh|τηλ)\.?(?:\s*(?:no|nr|number))?\.?\s*:?\s*\(?\d[\d\s().-]{5,}\d/i;
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
+const NUMERIC_DATE = /\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{1,2}\/\d{4}\b/;
+const TIME_RE = /\b(?:[01]?\d|2[0-3])[:h][0-5]\d\b|\b(?:kl|klo|kello|godz|ore|ora|um|at|à|a las|o)\.?\s*(?:[01]?\d|2[0-3])(?:[.:][0-5]\d)?\b|\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\bnoon\b|\bmidnight\b/i;
+const PERCENT_RE = /\d\s?%/;
+const STANDARD_RE = /\b(?:ISO|EN|IEC|DIN|NF|BS|ASTM|ANSI|IEEE|UL|FIPS|NFPA|MIL|CE|ETSI|CEN|TL|EAL|HACCP|TUPE|GMP|CPV)(?:[\s/-]+[A-Z]{1,4})*[\s-]*\d[\d.:-]*\w*|\b[A-Z]{2,}-[A-Z]{2,}-\d/;
+const MODEL_RE = /\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*[0-9])[A-Z0-9]+(?:-[A-Z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b|\b\d{2,}[A-Z]{1,4}\d*\b/;
+/** Street and number either way round, a postcode before a town, a UK or US postcode. */
+const STREET_RE = /\b\d{1,5}[a-z]?\s+(\p{Lu}[\p{L}'-]+)|(\p{Lu}[\p{L}'-]+)\.?\s+#?\d{1,4}[a-z]?\b(?![.,:/]\d)|\b\d{4,5}\s+(\p{Lu}\p{Ll}+)|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b/gu;
+/** Words after a number that say it counts things (pieces, units, sets) in the notices' languages. */
+const COUNT_UNITS = new Set(
+	"units unit each ea pcs pc pieces piece sets set nos no qty stk stykk stück stk szt sztuk ks kpl kom kos tk pz pezzi unidad unidades unid pieza piezas bucată bucăți bucati τεμάχια τεμ db st".split(" "),
+);
+
+/** Small cardinals written as words ("five stages", "kolm korda päevas"); "one" is left out: it is also "a". */
+const CARDINALS: Partial<Record<TextLanguage, string>> = {
+	en: "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen",
+	no: "to tre fire fem seks sju syv åtte ni ti elleve tolv",
+	da: "to tre fire fem seks syv otte ni ti elleve tolv",
+	sv: "två tre fyra fem sex sju åtta nio tio elva tolv",
+	de: "zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+	nl: "twee drie vier vijf zes zeven acht negen tien elf twaalf",
+	fr: "deux trois quatre cinq six sept huit neuf dix onze douze",
+	es: "dos tres cuatro cinco seis siete ocho nueve diez once doce",
+	it: "due tre quattro cinque sei sette otto nove dieci undici dodici",
+	pt: "dois duas três quatro cinco seis sete oito nove dez onze doze",
+	pl: "dwa dwie trzy cztery pięć sześć siedem osiem dziewięć dziesięć",
+	cs: "dva dvě tři čtyři pět šest sedm osm devět deset",
+	ro: "doi două trei patru cinci șase şase șapte şapte opt nouă zece",
+	el: "δύο τρία τρεις τέσσερα τέσσερις πέντε έξι επτά οκτώ εννέα δέκα",
+	fi: "kaksi kolme neljä viisi kuusi seitsemän kahdeksan yhdeksän kymmenen",
+	et: "kaks kolm neli viis kuus seitse kaheksa üheksa kümme",
+};
+const cardinalSets = new Map<TextLanguage, Set<string>>();
+function cardinals(lang: TextLanguage): Set<string> {
+	let set = cardinalSets.get(lang);
+	if (!set) {
+		set = new Set(`${CARDINALS[lang] ?? ""} ${CARDINALS.en}`.split(" ").filter(Boolean).map((w) => foldOf(w)));
+		cardinalSets.set(lang, set);
+	}
+	return set;
+}
+
+/** Whether a token is a plain number that may count or measure something (not a year, a date part). */
+function plainNumber(t: Token | undefined): boolean {
+	return !!t && NUMBER.test(t.word) && !YEAR.test(t.word);
+}
+
+function hasDateWords(tokens: Token[], lw: LocaleWords): boolean {
+	for (let i = 0; i < tokens.length; i++) {
+		if (!lw.months.has(tokens[i]!.folded)) continue;
+		const near = [tokens[i - 2], tokens[i - 1], tokens[i + 1], tokens[i + 2]];
+		if (near.some((t) => t && (isDay(t.word) || YEAR.test(t.word) || /^\d{2}$/.test(t.word)))) return true;
+	}
+	return false;
+}
+
+function hasMoney(text: string, tokens: Token[], lw: LocaleWords): boolean {
+	if (/[$£€¥₹]\s?\d|\d\s?[$£€]/.test(text)) return true;
+	for (let i = 0; i < tokens.length; i++) {
+		const t = tokens[i]!;
+		const isCurrency = lw.currencies.has(t.word) || lw.currencies.has(t.folded) || (t.word.length === 3 && ALL_CURRENCY_CODES.has(t.word.toUpperCase()) && /\b[A-Z]{3}\b/.test(text.slice(t.at, t.at + 3)));
+		if (!isCurrency) continue;
+		for (const k of [i - 3, i - 2, i - 1, i + 1, i + 2]) if (plainNumber(tokens[k]) || (tokens[k] && YEAR.test(tokens[k]!.word) && k === i + 1)) return true;
+	}
+	return false;
+}
+
+/** An address-like street and number whose word is not a month, a unit of time or a currency. */
+function hasAddress(text: string, lang: TextLanguage, lw: LocaleWords): boolean {
+	for (const m of text.matchAll(STREET_RE)) {
+		const word = (m[1] ?? m[2] ?? m[3] ?? "").toLowerCase();
+		if (!word) return true;
+		const f = foldOf(word);
+		if (word.length < 3 || lw.months.has(f) || lw.timeUnits.has(foldOf(stemOf(word, lang))) || lw.currencies.has(word) || ALL_CURRENCY_CODES.has(word.toUpperCase())) continue;
+		return true;
+	}
+	return false;
+}
+
+function hasDuration(tokens: Token[], lw: LocaleWords): boolean {
+	for (let i = 0; i < tokens.length; i++) {
+		if (!lw.timeUnits.has(tokens[i]!.stem) && !lw.timeUnits.has(tokens[i]!.folded)) continue;
+		if ([tokens[i - 1], tokens[i - 2]].some((t) => t && NUMBER.test(t.word))) return true;
+	}
+	return false;
+}
+
+/** Every kind of value a text holds. */
+export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
+	const lw = localeWords(lang);
+	const tokens = tokensOf(text, lang);
+	const kinds = new Set<ValueKind>();
+	if (ISO_DATE.test(text) || NUMERIC_DATE.test(text) || hasDateWords(tokens, lw)) kinds.add("date");
+	if (TIME_RE.test(text)) kinds.add("time");
+	if (hasMoney(text, tokens, lw)) kinds.add("money");
+	if (hasDuration(tokens, lw)) kinds.add("duration");
+	if (PERCENT_RE.test(text)) kinds.add("percent");
+	if (EMAIL_RE.test(text)) kinds.add("email");
+	if (URL_RE.test(text)) kinds.add("url");
+	if (PHONE_RE.test(text)) kinds.add("phone");
+	if (STANDARD_RE.test(text)) kinds.add("standard");
+	if (MODEL_RE.test(text)) kinds.add("model");
+	if (hasAddress(text, lang, lw)) kinds.add("address");
+	if (tokens.some((t, i) => plainNumber(t) && COUNT_UNITS.has(tokens[i + 1]?.folded ?? ""))) kinds.add("count");
+	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? ""))) kinds.add("number");
+	if (/(?:^|[^.!?:]\s)\p{Lu}\p{Ll}+/u.test(text.slice(1))) kinds.add("name");
+	return kinds;
+}
+
+/**
+ * A count of what is asked about: a number within three words of a counted term (either side),
+ * or right before a count unit ("40 EA", "32 stk"). A year, a date part or a number the question
+ * itself carries is not a count.
+ */
+export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token) => boolean, questionNumbers: ReadonlySet<string>): boolean {
+	const tokens = tokensOf(text, lang);
+	const isDate = (i: number) => localeWords(lang).months.has(tokens[i + 1]?.folded ?? "") || localeWords(lang).months.has(tokens[i - 1]?.folded ?? "");
+	const words = cardinals(lang);
+	for (let i = 0; i < tokens.length; i++) {
+		const t = tokens[i]!;
+		if (!(plainNumber(t) || words.has(t.folded)) || questionNumbers.has(t.word) || isDate(i)) continue;
+		if (COUNT_UNITS.has(tokens[i + 1]?.folded ?? "")) return true;
+		for (let k = Math.max(0, i - 3); k <= Math.min(tokens.length - 1, i + 4); k++) if (k !== i && counted(tokens[k]!)) return true;
+	}
+	return false;
+}
