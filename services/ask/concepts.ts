@@ -141,7 +141,7 @@ export const CONCEPTS: Concept[] = [
 		required: true,
 		cueRequired: true,
 		words: {
-			en: "value|valued|budget|budgeted|worth|estimated value|estimate|estimated|contract value|total value|funding|ceiling|cost|canon",
+			en: "value|valued|budget|budgeted|worth|estimated value|estimate|estimated|contract value|total value|funding|ceiling|cost|canon|spent|spend|spending|expenditure|not to exceed",
 			no: "verdi|totalverdi|estimert|budsjett|kostnad|anslått|kontraktsverdi|beløp",
 			da: "værdi|anslået|budget|kontraktværdi|beløb|omkostning",
 			sv: "värde|uppskattat|budget|kontraktsvärde|belopp|kostnad",
@@ -186,7 +186,7 @@ export const CONCEPTS: Concept[] = [
 	{
 		name: "quantity",
 		topic: "a quantity",
-		rank: 9,
+		rank: 9.2,
 		kinds: ["count"],
 		fields: ["items"],
 		words: {
@@ -342,7 +342,7 @@ export const CONCEPTS: Concept[] = [
 		rank: 5,
 		fields: ["items"],
 		words: {
-			en: "lot|lots|sub-contract|sub-contracts|part|parts|split|divided|division|shared between",
+			en: "lot|lots|sub-contract|sub-contracts|split|divided|division|shared between",
 			no: "delkontrakt|delkontrakter|del|deler|delområde|tjenesteområde|lot",
 			da: "delaftale|delkontrakt|delområde|delydelse",
 			sv: "delområde|anbudsområde|del",
@@ -374,7 +374,7 @@ export const CONCEPTS: Concept[] = [
 		kinds: ["address", "name"],
 		fields: ["place"],
 		words: {
-			en: "where|place|location|located|address|site|delivered to|delivery address|delivery location|deliver to|delivery|delivered|ship to",
+			en: "where|place|location|located|address|site address|delivered to|delivery address|delivery location|deliver to|delivery|delivered|ship to",
 			no: "hvor|sted|leveringssted|adresse|lokasjon|beliggenhet|ligge",
 			da: "hvor|sted|leveringssted|adresse|placering",
 			sv: "var|plats|leveransadress|adress|ort",
@@ -683,7 +683,7 @@ export const CONCEPTS: Concept[] = [
 		required: true,
 		cueRequired: true,
 		words: {
-			en: "certification|certificate|certified|certifications|accreditation|accredited|compliance|compliant|iso",
+			en: "certification|certificate|certified|certifications|accreditation|accredited|compliance|compliant|comply|complies|comply with|conform|conforms|conformant|iso",
 			no: "sertifisering|sertifikat|sertifisert|standard|godkjenning",
 			da: "certificering|certifikat|certificeret|standard",
 			sv: "certifiering|certifikat|certifierad|standard",
@@ -707,7 +707,7 @@ export const CONCEPTS: Concept[] = [
 		rank: 9.5,
 		cueRequired: true,
 		words: {
-			en: "equivalent|equivalents|or equal|alternative|alternatives|substitute|substitutes|substitution|substitutions|other brands|other manufacturers|other than|another brand|another make|another model",
+			en: "equivalent|equivalents|or equal|alternative|alternatives|substitute|substitutes|substitution|substitutions|other brands|other manufacturers|other than|another brand|another make|another model|other models|other model|other makes",
 			no: "likeverdig|tilsvarende|alternativ|alternative tilbud",
 			da: "tilsvarende|ligeværdig|alternativ",
 			sv: "likvärdig|motsvarande|alternativ",
@@ -769,7 +769,7 @@ export const CONCEPTS: Concept[] = [
 		rank: 7,
 		fields: ["eligibility"],
 		words: {
-			en: "set-aside|set aside|set-asides|small business|eligible|eligibility|who may bid|who can bid|reserved|restricted to",
+			en: "set-aside|set aside|set-asides|small business|small businesses|eligible|eligibility|who may bid|who can bid|reserved|restricted to|full and open|unrestricted|open to all",
 			no: "reservert|forbeholdt|kvalifikasjonskrav",
 			da: "forbeholdt|reserveret|egnethed",
 			de: "vorbehalten|eignung|teilnahmebedingungen",
@@ -787,7 +787,7 @@ export const CONCEPTS: Concept[] = [
 		required: true,
 		cueRequired: true,
 		words: {
-			en: "incumbent|current|current supplier|current contractor|current provider|current vendor|=currently|existing contract|existing supplier|previous contract|previous supplier|=presently|being replaced|replace|replaces|replaced|installed base|in use",
+			en: "incumbent|?current|?today|?at present|?right now|current supplier|current contractor|current provider|current vendor|=currently|existing contract|existing supplier|previous contract|previous supplier|=presently|being replaced|to be replaced|=replace|=replaces|=replacing|installed base|in use",
 			no: "nåværende|eksisterende leverandør|dagens leverandør",
 			da: "nuværende|eksisterende leverandør",
 			sv: "nuvarande|befintlig leverantör",
@@ -900,7 +900,7 @@ export const CONCEPTS: Concept[] = [
 		name: "who",
 		topic: "who that is",
 		rank: 1,
-		kinds: ["name", "email", "phone", "agent"],
+		kinds: ["agent", "name", "email", "phone"],
 		words: {
 			en: "who",
 			no: "hvem",
@@ -1009,7 +1009,7 @@ export const CONCEPTS: Concept[] = [
 		topic: "",
 		rank: 0,
 		words: {
-			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered",
+			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|minimum|maximum|least|most",
 			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal",
 			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse",
 			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons",
@@ -1039,6 +1039,8 @@ const MIN_COMPOUND_PART = 5;
 interface Phrase {
 	concept: ConceptName;
 	stems: string[];
+	/** "?word": read in questions only ("the current supplier" asks for the incumbent; "a current licence" in a notice is no answer). */
+	questionOnly: boolean;
 }
 interface LanguageIndex {
 	/** Phrases by their first stem. */
@@ -1058,10 +1060,12 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 		if (!list) continue;
 		for (const phrase of list.split("|")) {
 			// "=word": that word form only ("currently", whose stem "current" also means "valid").
-			const exact = new Set(phrase.split(/\s+/).filter((w) => w.startsWith("=")).map((w) => w.slice(1).toLowerCase()));
-			const stems = tokensOf(phrase.replace(/=/g, ""), lang).map((t) => (exact.has(t.word) ? `=${t.folded}` : t.stem));
+			const questionOnly = phrase.startsWith("?");
+			const plain = phrase.replace(/^\?/, "");
+			const exact = new Set(plain.split(/\s+/).filter((w) => w.startsWith("=")).map((w) => w.slice(1).toLowerCase()));
+			const stems = tokensOf(plain.replace(/=/g, ""), lang).map((t) => (exact.has(t.word) ? `=${t.folded}` : t.stem));
 			if (!stems.length) continue;
-			const p = { concept: c.name, stems };
+			const p = { concept: c.name, stems, questionOnly };
 			const first = stems[0]!.replace(/^=/, "");
 			const at = idx.byFirst.get(first) ?? [];
 			at.push(p);
@@ -1086,7 +1090,7 @@ export interface ConceptHit {
  * in that language against its words). Longer phrases win over shorter ones at the same place
  * ("how many" is a quantity, not a place: "hvor mange" is not "hvor").
  */
-export function conceptsIn(text: string, langs: readonly TextLanguage[]): { hits: ConceptHit[]; tokens: Token[] } {
+export function conceptsIn(text: string, langs: readonly TextLanguage[], question = false): { hits: ConceptHit[]; tokens: Token[] } {
 	let tokens: Token[] = [];
 	const hits: ConceptHit[] = [];
 	for (const lang of new Set(langs)) {
@@ -1097,13 +1101,14 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[]): { hits
 			const stem = toks[i]!.stem;
 			let found: Phrase | undefined;
 			for (const p of [...(idx.byFirst.get(stem) ?? []), ...(toks[i]!.folded !== stem ? (idx.byFirst.get(toks[i]!.folded) ?? []) : [])]) {
+				if (p.questionOnly && !question) continue;
 				if (p.stems.every((s, k) => (s.startsWith("=") ? toks[i + k]?.folded === s.slice(1) : toks[i + k]?.stem === s || (k > 0 && toks[i + k]?.folded === s)))) {
 					found = p;
 					break;
 				}
 			}
 			if (!found && stem.length > MIN_COMPOUND_PART) {
-				found = idx.parts.find((p) => stem !== p.stems[0] && (stem.endsWith(p.stems[0]!) || stem.startsWith(p.stems[0]!)));
+				found = idx.parts.find((p) => (question || !p.questionOnly) && stem !== p.stems[0] && (stem.endsWith(p.stems[0]!) || stem.startsWith(p.stems[0]!)));
 			}
 			if (found) hits.push({ concept: found.concept, from: i, to: i + found.stems.length - 1 });
 		}

@@ -28,7 +28,7 @@ const MIN_COVERAGE_ANCHORED = 0.4;
 /** A count question may be answered without a digit ("three times a day") by a sentence this close to it. */
 const MIN_COVERAGE_UNTYPED_COUNT = 0.75;
 /** Sentences looked at, best first, for one that passes. */
-const CANDIDATES = 8;
+const CANDIDATES = 12;
 /** A further sentence is quoted when it scores at least this share of the best one. */
 const EXTRA_SHARE = 0.7;
 const MAX_EXTRAS = 2;
@@ -103,7 +103,10 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 	if (q.asked?.kinds?.length) return q.asked.kinds;
 	for (const n of q.concepts) {
 		const c = CONCEPT_BY_NAME.get(n);
-		if (c && c.rank > 2 && c.kinds?.length) return c.kinds;
+		if (!c?.kinds?.length || c.rank === 0 || c.name === "scope") continue;
+		// "Who" asks for a person or firm only where nothing else says what is asked ("who is eligible" asks who may bid).
+		if (c.name === "who" && q.asked && !["incumbent", "submission", "name"].includes(q.asked.name)) continue;
+		return c.kinds;
 	}
 	return [];
 }
@@ -123,7 +126,9 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 	const text = doc.passage.text;
 	for (const k of kindsWanted) {
 		if (k === "count") {
-			const subject = q.subject.filter((s) => !s.literal);
+			// The buyer's own words ("Police Department") name no counted thing: "120 Aspen Street" is no count.
+			const buyer = new Set(tokensOf(g.known, index.lang).map((t) => t.stem));
+			const subject = q.subject.filter((s) => !s.literal && !buyer.has(s.term));
 			const attached = subject.length
 				? hasCountOf(doc.passage.text, index.lang, counted(index, subject), q.numbers)
 				: tokensOf(doc.passage.text, index.lang).some((t) => /^\d+([.,]\d+)*$/.test(t.word) && !q.numbers.has(t.word) && !/^(19|20)\d\d$/.test(t.word));
@@ -131,7 +136,7 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 		} else if (k === "name") {
 			const names = novelNames(index, text, q, g);
 			// A maker's or firm's name stands next to what introduces one ("brand name: X", "made by X").
-			const needsCue = q.concepts.includes("name") || q.concepts.includes("model");
+			const needsCue = q.concepts.includes("name") || q.concepts.includes("model") || q.concepts.includes("who");
 			const cues = needsCue ? [...text.matchAll(MAKER_CUE)].map((m) => m.index) : [];
 			if (names.some((n) => !needsCue || cues.some((c) => Math.abs(c - n.at) < 40))) found.push(k);
 		} else if (k === "agent") {
@@ -294,20 +299,22 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	// A count question keeps the sentence that counts its subject (the item list may count the whole item).
 	if (fields.length && q.asked && q.asked.name !== "quantity") {
 		const c = q.asked;
-		best = passing.find((x) => cued(index, x.doc, c)) ?? ranked.slice(0, CANDIDATES).find((x) => cued(index, x.doc, c) && judge(index, x.doc, q, g, 0) === "answers");
+		best =
+			passing.find((x) => cued(index, x.doc, c)) ??
+			ranked.slice(0, CANDIDATES).find((x) => cued(index, x.doc, c) && (judge(index, x.doc, q, g, 0) === "answers" || coverage(index, x.doc, q.subject) >= 0.8));
 	}
 	// An item sentence repeating a listed item adds nothing.
 	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;
 
 	if (!fields.length && !best) {
-		if ((!q.asked && !q.subject.length && !q.aboutCompany) || q.asked?.name === "scope") return describe(g);
+		if ((!q.asked || q.asked.name === "scope") && !q.subject.length && !q.aboutCompany) return describe(g);
 		return withCompany(notStated(q.asked?.topic || "an answer to this question", g), q, g);
 	}
 
 	const quoted: Passage[] = [];
 	if (best) {
 		quoted.push(best.doc.passage);
-		if (!fields.length) {
+		{
 			// Further sentences that pass on their own and bring subject terms the first one lacks.
 			const seen = new Set(q.subject.filter((s) => termFrequency(index, best!.doc.tf, s) > 0).map((s) => s.term));
 			for (const c of passing) {

@@ -44,7 +44,7 @@ function questionLanguage(question: string, noticeLang: TextLanguage): TextLangu
 	let bestScore = -1;
 	for (const lang of candidates) {
 		const stop = words.filter((w) => isStopword(w, lang)).length;
-		const named = conceptsIn(question, [lang]).hits.length;
+		const named = conceptsIn(question, [lang], true).hits.length;
 		const score = stop + named + (lang === noticeLang ? 0.5 : 0) + (lang === detected ? 0.25 : 0);
 		if (score > bestScore) {
 			best = lang;
@@ -60,8 +60,9 @@ function askedConcept(names: Set<ConceptName>): Concept | null {
 	// "When are offers due", "bis wann ... Angebote eingehen": the date asked is the tender deadline,
 	// unless the question is about when questions may be asked.
 	if (has("when") && (has("offer") || has("submission")) && !has("enquiry") && !has("start") && !has("duration")) return CONCEPT_BY_NAME.get("deadline")!;
-	// "Who should questions be sent to": the contact.
+	// "Who should questions (or quotes) be sent to": the contact.
 	if (has("enquiry") && !has("when") && !has("deadline") && (has("who") || has("submission") || has("contact"))) return CONCEPT_BY_NAME.get("contact")!;
+	if (has("who") && has("submission") && !has("when") && !has("deadline")) return CONCEPT_BY_NAME.get("contact")!;
 	if (has("deadline") && has("enquiry")) return CONCEPT_BY_NAME.get("enquiry")!;
 	if (has("enquiry") && has("when")) return CONCEPT_BY_NAME.get("enquiry")!;
 	let best: Concept | null = null;
@@ -81,13 +82,20 @@ interface Analysis {
 
 function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	const lang = questionLanguage(question, noticeLang);
-	const { hits, tokens } = conceptsIn(question, [lang, "en", noticeLang]);
-	const used = new Set<number>();
+	const { hits, tokens } = conceptsIn(question, [lang, "en", noticeLang], true);
 	const concepts = new Set<ConceptName>();
-	for (const h of hits) {
-		for (let k = h.from; k <= h.to; k++) used.add(k);
-		if (h.concept !== "frame") concepts.add(h.concept);
-	}
+	for (const h of hits) if (h.concept !== "frame") concepts.add(h.concept);
+	// The words of the asked concept, of the frame and of what only qualifies the question ("when",
+	// "who", and tenders when the question is about their deadline or submission) name no subject;
+	// the words of any other concept do ("service response time": the response is the subject).
+	const asked = askedConcept(concepts);
+	const spent = new Set<ConceptName>(["frame", "when", "who", "scope", "quantity", "amount", "duration", "frequency", "place"]);
+	if (asked) spent.add(asked.name);
+	if (asked && ["deadline", "submission", "contact", "enquiry", "evaluation", "security", "option"].includes(asked.name)) spent.add("offer");
+	if (asked?.name === "deadline") spent.add("submission");
+	if (asked?.name === "contact") spent.add("enquiry").add("submission");
+	const used = new Set<number>();
+	for (const h of hits) if (spent.has(h.concept)) for (let k = h.from; k <= h.to; k++) used.add(k);
 	const subject: { term: string; literal: boolean }[] = [];
 	const numbers = new Set<string>();
 	tokens.forEach((t, i) => {

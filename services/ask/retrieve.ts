@@ -35,7 +35,7 @@ export interface Index {
 	avgLength: number;
 	/** Every stem of the notice (text and fields): what a translated question word may become. */
 	vocabulary: Set<string>;
-	/** Stems of the notice's title: what every sentence is about. */
+	/** Stems of the notice's title and opening sentence: what every sentence is about. */
 	title: Map<string, number>;
 }
 
@@ -64,9 +64,12 @@ export function indexOf(g: Grounding): Index {
 		return { passage, tokens, tf, length: tokens.length, concepts };
 	});
 	for (const f of g.facts) for (const t of tokensOf(f.text, g.lang)) vocabulary.add(t.stem);
-	const titleDoc = docs.find((d) => d.passage.section === "title");
+	// The title and the opening sentence say what the notice is about (who buys what, for whom):
+	// every later sentence is read in their light.
+	const context = new Map<string, number>();
+	for (const d of [docs.find((d) => d.passage.section === "title"), docs.find((d) => d.passage.section === "description")]) for (const t of d?.tf.keys() ?? []) context.set(t, 1);
 	const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, docs.length);
-	const index = { lang: g.lang, docs, df, avgLength, vocabulary, title: new Map(titleDoc ? titleDoc.tf : []) };
+	const index = { lang: g.lang, docs, df, avgLength, vocabulary, title: context };
 	cache.set(g, index);
 	return index;
 }

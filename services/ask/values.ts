@@ -94,8 +94,9 @@ export function tokensOf(text: string, lang: TextLanguage): Token[] {
 		if (!s.isWordLike) continue;
 		const word = s.segment.toLowerCase();
 		// An acronym is its own stem ("UPS" is not "up").
-		const acronym = !shouting && s.segment.length > 1 && s.segment.length <= 6 && s.segment === s.segment.toUpperCase() && /\p{Lu}/u.test(s.segment);
-		out.push({ word, folded: foldOf(word), stem: acronym ? foldOf(word) : foldOf(stemOf(word, lang)), at: s.index });
+		const bare = s.segment.replace(/s$/, "");
+		const acronym = !shouting && bare.length > 1 && bare.length <= 6 && bare === bare.toUpperCase() && /\p{Lu}/u.test(bare);
+		out.push({ word, folded: foldOf(word), stem: acronym ? foldOf(bare.toLowerCase()) : foldOf(stemOf(word, lang)), at: s.index });
 	}
 	return out;
 }
@@ -116,7 +117,7 @@ const PERCENT_RE = /\d\s?%/;
 const STANDARD_RE = /\b(?:ISO|EN|IEC|DIN|NF|BS|ASTM|ANSI|IEEE|UL|FIPS|NFPA|MIL|CE|ETSI|CEN|TL|EAL|HACCP|TUPE|GMP|CPV)(?:[\s/-]+[A-Z]{1,4})*[\s-]*\d[\d.:-]*\w*|\b[A-Z]{2,}-[A-Z]{2,}-\d/;
 const MODEL_RE = /\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*[0-9])[A-Z0-9]+(?:-[A-Z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b|\b\d{2,}[A-Z]{1,4}\d*\b/;
 /** Street and number either way round, a postcode before a town, a UK or US postcode. */
-const STREET_RE = /\b\d{1,5}[a-z]?\s+(\p{Lu}[\p{L}'-]+)|(\p{Lu}[\p{L}'-]+)\.?\s+#?\d{1,4}[a-z]?\b(?![.,:/]\d)|\b\d{4,5}\s+(\p{Lu}\p{Ll}+)|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b/gu;
+const STREET_RE = /\b\d{1,5}[a-z]?\s+(\p{Lu}[\p{L}'-]+)\s+\p{Lu}|(\p{Lu}[\p{L}'-]+)\.?\s+#?\d{1,4}[a-z]?(?=\s*[,;]|\s*$)|\b\d{4,5}\s+(\p{Lu}\p{Ll}+)|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b/gu;
 /** Words after a number that say it counts things (pieces, units, sets) in the notices' languages. */
 const COUNT_UNITS = new Set(
 	"units unit each ea pcs pc pieces piece sets set nos no qty stk stykk stück stk szt sztuk ks kpl kom kos tk pz pezzi unidad unidades unid pieza piezas bucată bucăți bucati τεμάχια τεμ db st".split(" "),
@@ -149,6 +150,11 @@ function cardinals(lang: TextLanguage): Set<string> {
 		cardinalSets.set(lang, set);
 	}
 	return set;
+}
+
+/** A count unit after a number ("40 EA", "32 stk"), not the first half of a compound ("100% set-aside"). */
+function isCountUnit(text: string, t: Token | undefined): boolean {
+	return !!t && COUNT_UNITS.has(t.folded) && text[t.at + t.word.length] !== "-";
 }
 
 /** Whether a token is a plain number that may count or measure something (not a year, a date part). */
@@ -212,7 +218,7 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (STANDARD_RE.test(text)) kinds.add("standard");
 	if (MODEL_RE.test(text)) kinds.add("model");
 	if (hasAddress(text, lang, lw)) kinds.add("address");
-	if (tokens.some((t, i) => plainNumber(t) && COUNT_UNITS.has(tokens[i + 1]?.folded ?? ""))) kinds.add("count");
+	if (tokens.some((t, i) => plainNumber(t) && isCountUnit(text, tokens[i + 1]))) kinds.add("count");
 	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? ""))) kinds.add("number");
 	if (/(?:^|[^.!?:]\s)\p{Lu}\p{Ll}+/u.test(text.slice(1))) kinds.add("name");
 	return kinds;
@@ -230,8 +236,15 @@ export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token)
 	for (let i = 0; i < tokens.length; i++) {
 		const t = tokens[i]!;
 		if (!(plainNumber(t) || words.has(t.folded)) || questionNumbers.has(t.word) || isDate(i)) continue;
-		if (COUNT_UNITS.has(tokens[i + 1]?.folded ?? "")) return true;
+		if (/^\s?%/.test(text.slice(t.at + t.word.length))) continue; // a share, not a count
+		if (/[\p{L}\d]-$/u.test(text.slice(Math.max(0, t.at - 2), t.at))) continue; // part of a code ("CF-31")
+		if (isCountUnit(text, tokens[i + 1])) return true;
 		for (let k = Math.max(0, i - 3); k <= Math.min(tokens.length - 1, i + 4); k++) if (k !== i && counted(tokens[k]!)) return true;
+		// Forward through the noun phrase the number counts ("twelve (12) refurbished ... laptops"), to a clause break.
+		for (let k = i + 1; k < Math.min(tokens.length, i + 10); k++) {
+			if (/[,;:.!?]/.test(text.slice(tokens[k - 1]!.at + tokens[k - 1]!.word.length, tokens[k]!.at))) break;
+			if (counted(tokens[k]!)) return true;
+		}
 	}
 	return false;
 }
