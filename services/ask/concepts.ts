@@ -468,7 +468,6 @@ export const CONCEPTS: Concept[] = [
 		name: "documents",
 		topic: "the tender documents",
 		rank: 7,
-		kinds: ["url"],
 		fields: ["documents"],
 		words: {
 			en: "document|documents|documentation|tender documents|download|downloaded",
@@ -1014,7 +1013,7 @@ export const CONCEPTS: Concept[] = [
 			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse",
 			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons",
 			de: "kaufen|beschaffen|beschafft|benötigt|brauchen|erforderlich|gefordert|möglich|bekanntmachung|ausschreibung",
-			nl: "kopen|aanschaffen|nodig|vereist|mogelijk|aankondiging",
+			nl: "kopen|aankopen|aangekocht|gekocht|aanschaffen|aangeschaft|verwerven|verworven|nodig|vereist|mogelijk|aankondiging",
 			fr: "acheter|acquérir|acquis|besoin|exigé|exigée|requis|possible|avis",
 			es: "comprar|compran|compra|adquirir|adquieren|adquiere|necesita|requiere|requieren|exige|posible|anuncio|licitación",
 			it: "acquistare|acquisto|necessario|richiesto|richiesta|possibile|bando|gara",

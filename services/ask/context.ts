@@ -122,7 +122,7 @@ export function formatDeadline(utc: string, local?: string | null): string {
 }
 
 /** Abbreviations the sentence segmenter takes for sentence ends ("approx. NOK 20 million", "kl. 12.00"). */
-const ABBREVIATION = /(?:^|\s)(?:\p{Ll}{1,3}|\p{Lu}|(?:\p{L}\.){1,3}\p{L}|approx|appr|incl|excl|inkl|bzw|ggf|evtl|usw|etc|vgl|resp|tel|ref|nr|no|pkt|ust|godz)\.$/u;
+const ABBREVIATION = /(?:^|\s)(?:\p{Lu}|(?:\p{L}\.){1,3}\p{L}|approx|appr|incl|excl|inkl|ekskl|bzw|ggf|evtl|usw|etc|vgl|resp|tel|tlf|ref|nr|no|pkt|ust|godz|kl|ca|tj|np|ok|vs|gt|str|ul|al|art|par|inc|ltd|co|st|dr|mr|mrs|ms|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.$/iu;
 
 /** Rejoins pieces the segmenter split after an abbreviation or before a lower-case or numeric continuation. */
 function repairSentences(out: string[], piece: string): string[] {
@@ -146,6 +146,8 @@ class Builder {
 			this.dropped.push(clean);
 			return;
 		}
+		// Converted notices repeat the description as the one lot's description: one copy is enough.
+		if (section !== "title" && this.passages.some((p) => p.text === clean && p.section !== "title")) return;
 		this.passages.push({ id: this.passages.length, section, text: clip(clean), ...(extra.lead ? { lead: extra.lead } : {}), ...(extra.item !== undefined ? { item: extra.item } : {}) });
 	}
 

@@ -293,7 +293,10 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	const fields = fromFields(index, q, g);
 	const ranked = rank(index, q, g);
 	const passing = ranked.slice(0, CANDIDATES).filter((c) => judge(index, c.doc, q, g) === "answers");
-	let best = passing[0];
+	// The best evidence of the asked kind (an address for "where") wins over a better-worded sentence without it.
+	const wanted = requiredKinds(q);
+	const typed = wanted.length ? passing.find((c) => kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0) : undefined;
+	let best = typed && passing[0] && typed.total >= 0.5 * passing[0].total ? typed : passing[0];
 	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
 	// coverage of the question's other words matters less then ("do we pay for the documents?").
 	// A count question keeps the sentence that counts its subject (the item list may count the whole item).
@@ -307,7 +310,7 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;
 
 	if (!fields.length && !best) {
-		if ((!q.asked || q.asked.name === "scope") && !q.subject.length && !q.aboutCompany) return describe(g);
+		if ((!q.asked || q.asked.name === "scope") && !q.subject.some((s) => !s.optional) && !q.aboutCompany) return describe(g);
 		return withCompany(notStated(q.asked?.topic || "an answer to this question", g), q, g);
 	}
 

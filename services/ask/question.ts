@@ -15,6 +15,8 @@ export interface SubjectTerm {
 	weight: number;
 	/** A number or code: matched as written. */
 	literal: boolean;
+	/** Asked in another language and not carried over into the notice's: counts only where found. */
+	optional?: boolean;
 }
 
 export interface QuestionInfo {
@@ -30,7 +32,8 @@ export interface QuestionInfo {
 	aboutCompany: boolean;
 }
 
-const UNTRANSLATED_WEIGHT = 0.3;
+/** Words of a concept the question names besides the one it asks about describe its topic: they count half. */
+const SECONDARY_WEIGHT = 0.5;
 
 /** Pronouns by which a company asks about itself ("are we eligible", "our products"). */
 const SELF_WORDS = new Set("we our us ours vi vår våre oss vores wir unser unsere uns nous notre nos nosotros nuestro nuestra nuestros noi nostro nostra my nasz nasze".split(" "));
@@ -76,7 +79,7 @@ function askedConcept(names: Set<ConceptName>): Concept | null {
 interface Analysis {
 	lang: TextLanguage;
 	concepts: Set<ConceptName>;
-	subject: { term: string; literal: boolean }[];
+	subject: { term: string; literal: boolean; weight: number }[];
 	numbers: Set<string>;
 }
 
@@ -93,17 +96,18 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	if (asked) spent.add(asked.name);
 	if (asked && ["deadline", "submission", "contact", "enquiry", "evaluation", "security", "option"].includes(asked.name)) spent.add("offer");
 	if (asked?.name === "deadline") spent.add("submission");
-	if (asked?.name === "contact") spent.add("enquiry").add("submission");
+	if (asked?.name === "contact" || asked?.name === "enquiry") spent.add("enquiry").add("submission").add("contact");
 	const used = new Set<number>();
-	for (const h of hits) if (spent.has(h.concept)) for (let k = h.from; k <= h.to; k++) used.add(k);
-	const subject: { term: string; literal: boolean }[] = [];
+	const secondary = new Set<number>();
+	for (const h of hits) for (let k = h.from; k <= h.to; k++) (spent.has(h.concept) ? used : secondary).add(k);
+	const subject: { term: string; literal: boolean; weight: number }[] = [];
 	const numbers = new Set<string>();
 	tokens.forEach((t, i) => {
 		if (/^\d/.test(t.word)) numbers.add(t.word);
 		if (used.has(i) || SELF_WORDS.has(t.word)) return;
 		if (isStopword(t.word, lang) || isStopword(t.word, "en") || t.word.length < 2) return;
 		const literal = /\d/.test(t.word);
-		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal });
+		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal, weight: secondary.has(i) ? SECONDARY_WEIGHT : 1 });
 	});
 	return { lang, concepts, subject, numbers };
 }
@@ -115,7 +119,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 export function analyzeQuestion(question: string, noticeLang: TextLanguage, vocabulary: ReadonlySet<string>, earlierQuestions: string[] = []): QuestionInfo {
 	const own = analyze(question, noticeLang);
 	let concepts = own.concepts;
-	const weighted: { term: string; literal: boolean; weight: number }[] = own.subject.map((s) => ({ ...s, weight: 1 }));
+	const weighted: { term: string; literal: boolean; weight: number }[] = own.subject.map((s) => ({ ...s }));
 	let lang = own.lang;
 	const hasTopic = [...concepts].some((n) => (CONCEPT_BY_NAME.get(n)?.rank ?? 0) > 4) || weighted.length > 0;
 	if (!hasTopic) {
@@ -123,17 +127,17 @@ export function analyzeQuestion(question: string, noticeLang: TextLanguage, voca
 			const prev = analyze(earlier, noticeLang);
 			if (!prev.subject.length && ![...prev.concepts].some((n) => (CONCEPT_BY_NAME.get(n)?.rank ?? 0) > 4)) continue;
 			concepts = new Set([...concepts, ...prev.concepts]);
-			for (const s of prev.subject) if (!weighted.some((w) => w.term === s.term)) weighted.push({ ...s, weight: 0.5 });
+			for (const s of prev.subject) if (!weighted.some((w) => w.term === s.term)) weighted.push({ ...s, weight: s.weight * 0.5 });
 			lang = prev.lang;
 			break;
 		}
 	}
 	// Asked in another language, a word the notice lacks and the CPV labels cannot translate may
-	// simply be untranslated: it weighs less than a word the notice could have used.
+	// simply be untranslated: it counts where found, and its absence proves nothing.
 	const subject = weighted.map((s) => {
 		const alts = s.literal || lang === noticeLang ? [] : bridge(s.term, lang, noticeLang, vocabulary).filter((t) => t !== s.term);
 		const untranslated = lang !== noticeLang && !s.literal && !alts.length && !vocabulary.has(s.term);
-		return { ...s, alts, weight: untranslated ? s.weight * UNTRANSLATED_WEIGHT : s.weight };
+		return { ...s, alts, ...(untranslated ? { optional: true } : {}) };
 	});
 	const ranked = [...concepts].sort((a, b) => (CONCEPT_BY_NAME.get(b)?.rank ?? 0) - (CONCEPT_BY_NAME.get(a)?.rank ?? 0));
 	return {

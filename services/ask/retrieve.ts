@@ -90,8 +90,9 @@ export function idf(index: Index, term: string): number {
 export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectTerm): number {
 	let best = tf.get(s.term) ?? 0;
 	for (const a of s.alts) best = Math.max(best, tf.get(a) ?? 0);
-	if (best === 0 && !s.literal && s.term.length >= 5 && COMPOUNDING.has(index.lang)) {
-		for (const [t, n] of tf) if (t.length > s.term.length && (t.endsWith(s.term) || t.startsWith(s.term))) best = Math.max(best, n * 0.8);
+	// A compound ends with its head ("oppvarmingsovner" is a kind of "ovn") and may begin with a longer word.
+	if (best === 0 && !s.literal && s.term.length >= 3 && COMPOUNDING.has(index.lang)) {
+		for (const [t, n] of tf) if (t.length > s.term.length && (t.endsWith(s.term) || (s.term.length >= 5 && t.startsWith(s.term)))) best = Math.max(best, n * 0.8);
 	}
 	return best;
 }
@@ -100,6 +101,12 @@ export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectT
 function weightOf(index: Index, s: SubjectTerm): number {
 	return Math.min(idf(index, s.term), ...s.alts.map((a) => idf(index, a)));
 }
+
+/**
+ * A term's weight for coverage. In a short notice a word in every sentence has an IDF near zero,
+ * which would let the question's other words decide alone: the weight never falls below this.
+ */
+const MIN_COVERAGE_WEIGHT = 1;
 
 export function bm25(index: Index, doc: Indexed, subject: SubjectTerm[]): number {
 	let total = 0;
@@ -120,9 +127,11 @@ export function coverage(index: Index, doc: Indexed, subject: SubjectTerm[]): nu
 	let possible = 0;
 	let covered = 0;
 	for (const s of subject) {
-		const w = weightOf(index, s) * s.weight;
-		possible += w;
-		if (termFrequency(index, doc.tf, s) > 0 || termFrequency(index, index.title, s) > 0) covered += w;
+		const w = Math.max(MIN_COVERAGE_WEIGHT, weightOf(index, s)) * s.weight;
+		const found = termFrequency(index, doc.tf, s) > 0 || termFrequency(index, index.title, s) > 0;
+		// A word the question's language could not carry over into the notice's counts only when found.
+		if (!s.optional || found) possible += w;
+		if (found) covered += w;
 	}
 	return possible > 0 ? covered / possible : 1;
 }
