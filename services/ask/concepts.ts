@@ -1009,22 +1009,22 @@ export const CONCEPTS: Concept[] = [
 		rank: 0,
 		words: {
 			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|minimum|maximum|least|most",
-			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal",
-			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse",
-			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons",
-			de: "kaufen|beschaffen|beschafft|benötigt|brauchen|erforderlich|gefordert|möglich|bekanntmachung|ausschreibung",
-			nl: "kopen|aankopen|aangekocht|gekocht|aanschaffen|aangeschaft|verwerven|verworven|nodig|vereist|mogelijk|aankondiging",
-			fr: "acheter|acquérir|acquis|besoin|exigé|exigée|requis|possible|avis",
-			es: "comprar|compran|compra|adquirir|adquieren|adquiere|necesita|requiere|requieren|exige|posible|anuncio|licitación",
-			it: "acquistare|acquisto|necessario|richiesto|richiesta|possibile|bando|gara",
+			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal|hvilken|hvilke|hvilket|hva|nye|ny|nytt",
+			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse|hvilken|hvilke|hvilket|hvad",
+			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons|vilken|vilka|vilket|vad",
+			de: "kaufen|beschaffen|beschafft|benötigt|brauchen|erforderlich|gefordert|möglich|bekanntmachung|ausschreibung|welche|welcher|welches|was",
+			nl: "kopen|aankopen|aangekocht|gekocht|aanschaffen|aangeschaft|verwerven|verworven|nodig|vereist|mogelijk|aankondiging|welke|wat",
+			fr: "acheter|acquérir|acquis|besoin|exigé|exigée|requis|possible|avis|quel|quelle|quels|quelles",
+			es: "comprar|compran|compra|adquirir|adquieren|adquiere|necesita|requiere|requieren|exige|posible|anuncio|licitación|qué|cuál|cuáles",
+			it: "acquistare|acquisto|necessario|richiesto|richiesta|possibile|bando|gara|quale|quali",
 			pt: "comprar|adquirir|necessário|exigido|possível|anúncio",
-			pl: "kupić|zakupić|zakup|potrzebne|wymagane|wymagany|możliwe|należy|zostanie|ogłoszenie|zamówienie",
-			cs: "koupit|nakoupit|potřeba|požadováno|možné|zakázka",
-			sl: "kupiti|potrebno|zahtevano|treba|mogoče|naročilo",
-			ro: "cumpăra|achiziționa|achiziția|necesar|cer|cerut|solicitat|posibil|anunț",
-			el: "αγορά|προμηθευτούν|προμήθεια|απαιτείται|χρειάζεται|δυνατό|προκήρυξη",
-			fi: "ostaa|hankkia|hankinta|hankinnan|tarvitaan|vaaditaan|mahdollista|ilmoitus",
-			et: "osta|hankida|hange|vaja|nõutud|võimalik|teade",
+			pl: "kupić|zakupić|zakup|potrzebne|wymagane|wymagany|możliwe|należy|zostanie|ogłoszenie|zamówienie|jaki|jaka|jakie|który|która|które",
+			cs: "koupit|nakoupit|potřeba|požadováno|možné|zakázka|jaký|jaká|jaké|který|která",
+			sl: "kupiti|potrebno|zahtevano|treba|mogoče|naročilo|kateri|katera|katere|kaj",
+			ro: "cumpăra|achiziționa|achiziția|necesar|cer|cerut|solicitat|posibil|anunț|care|ce",
+			el: "αγορά|προμηθευτούν|προμήθεια|απαιτείται|χρειάζεται|δυνατό|προκήρυξη|ποιος|ποια|ποιο|ποιες|τι",
+			fi: "ostaa|hankkia|hankinta|hankinnan|tarvitaan|vaaditaan|mahdollista|ilmoitus|mikä|mitkä|millainen|mitä",
+			et: "osta|hankida|hange|vaja|nõutud|võimalik|teade|milline|millise|millisele|millised|mis|missugune|tuleb|peab|tuleks",
 		},
 	},
 ];
@@ -1077,6 +1077,24 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 	return idx;
 }
 
+const matches = (s: string, t: Token | undefined, inner: boolean) => !!t && (s.startsWith("=") ? t.folded === s.slice(1) : t.stem === s || (inner && t.folded === s));
+
+/** How many tokens a phrase covers at position i (one other word may sit inside it: "związany złożoną ofertą"), or 0. */
+function phraseAt(stems: string[], toks: Token[], i: number): number {
+	let k = i;
+	let gaps = 0;
+	for (let j = 0; j < stems.length; j++, k++) {
+		if (matches(stems[j]!, toks[k], j > 0)) continue;
+		if (j > 0 && gaps === 0 && matches(stems[j]!, toks[k + 1], true)) {
+			gaps++;
+			k++;
+			continue;
+		}
+		return 0;
+	}
+	return k - i;
+}
+
 export interface ConceptHit {
 	concept: ConceptName;
 	/** Token positions the concept's words cover. */
@@ -1099,9 +1117,11 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[], questio
 		for (let i = 0; i < toks.length; i++) {
 			const stem = toks[i]!.stem;
 			let found: Phrase | undefined;
+			let span = 0;
 			for (const p of [...(idx.byFirst.get(stem) ?? []), ...(toks[i]!.folded !== stem ? (idx.byFirst.get(toks[i]!.folded) ?? []) : [])]) {
 				if (p.questionOnly && !question) continue;
-				if (p.stems.every((s, k) => (s.startsWith("=") ? toks[i + k]?.folded === s.slice(1) : toks[i + k]?.stem === s || (k > 0 && toks[i + k]?.folded === s)))) {
+				span = phraseAt(p.stems, toks, i);
+				if (span) {
 					found = p;
 					break;
 				}
@@ -1109,7 +1129,7 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[], questio
 			if (!found && stem.length > MIN_COMPOUND_PART) {
 				found = idx.parts.find((p) => (question || !p.questionOnly) && stem !== p.stems[0] && (stem.endsWith(p.stems[0]!) || stem.startsWith(p.stems[0]!)));
 			}
-			if (found) hits.push({ concept: found.concept, from: i, to: i + found.stems.length - 1 });
+			if (found) hits.push({ concept: found.concept, from: i, to: i + Math.max(span, 1) - 1 });
 		}
 	}
 	// Overlaps: the longer phrase keeps its words.

@@ -33,7 +33,7 @@ const CANDIDATES = 12;
 const EXTRA_SHARE = 0.7;
 const MAX_EXTRAS = 2;
 /** A further sentence this close to the best one is quoted even if it adds no new word (two equally good answers). */
-const NEAR_TIE = 0.9;
+const NEAR_TIE = 0.8;
 /** Items listed at most when a question asks about all of them. */
 const MAX_ITEMS = 30;
 
@@ -101,6 +101,8 @@ function counted(index: Index, subject: SubjectTerm[]) {
  */
 function requiredKinds(q: QuestionInfo): ValueKind[] {
 	if (q.asked?.kinds?.length) return q.asked.kinds;
+	// "Where to submit" is answered by the channel the notice names, whatever it is (a website, an envelope).
+	if (q.asked?.name === "submission") return [];
 	for (const n of q.concepts) {
 		const c = CONCEPT_BY_NAME.get(n);
 		if (!c?.kinds?.length || c.rank === 0 || c.name === "scope") continue;
@@ -155,6 +157,8 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	const cov = coverage(index, doc, q.subject);
 	let strong = false;
 	let anchored = false;
+	// The topic named and a value of the asked kind, even a weak one (a place name after "Standort").
+	let typedWeak = false;
 	if (c) {
 		const topical = cued(index, doc, c);
 		if (needsCue(c) && !topical) return "off_topic";
@@ -168,9 +172,10 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 			if (!untypedCount) return cov >= 0.9 ? "no_value" : "off_topic";
 		}
 		strong = found.some((k) => STRONG_KINDS.has(k));
+		typedWeak = found.length > 0;
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
-	const needed = minCoverage ?? (strong ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : MIN_COVERAGE);
+	const needed = minCoverage ?? (strong || (anchored && typedWeak) ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : MIN_COVERAGE);
 	return cov >= needed ? "answers" : "off_topic";
 }
 
@@ -184,7 +189,7 @@ function rank(index: Index, q: QuestionInfo, g: Grounding): Candidate[] {
 			const score = bm25(index, doc, q.subject);
 			let total = score;
 			if (q.asked) {
-				if (cued(index, doc, q.asked)) total += 0.8 * unit * Math.min(2, doc.concepts.get(q.asked.name) ?? 1);
+				if (cued(index, doc, q.asked)) total += 0.8 * unit * Math.min(3, doc.concepts.get(q.asked.name) ?? 1);
 			}
 			// The first kind a question needs is its best evidence (an address for a place, a name after it).
 			const wanted = requiredKinds(q);
@@ -295,7 +300,7 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	const passing = ranked.slice(0, CANDIDATES).filter((c) => judge(index, c.doc, q, g) === "answers");
 	// The best evidence of the asked kind (an address for "where") wins over a better-worded sentence without it.
 	const wanted = requiredKinds(q);
-	const typed = wanted.length ? passing.find((c) => kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0) : undefined;
+	const typed = wanted.length ? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0) : undefined;
 	let best = typed && passing[0] && typed.total >= 0.5 * passing[0].total ? typed : passing[0];
 	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
 	// coverage of the question's other words matters less then ("do we pay for the documents?").
