@@ -682,7 +682,7 @@ export const CONCEPTS: Concept[] = [
 		required: true,
 		cueRequired: true,
 		words: {
-			en: "certification|certificate|certified|certifications|accreditation|accredited|compliance|compliant|comply|complies|comply with|conform|conforms|conformant|iso",
+			en: "certification|certificate|certified|certifications|accreditation|accredited|?compliance|?compliant|?comply|?complies|?comply with|?conform|?conforms|conformant|iso",
 			no: "sertifisering|sertifikat|sertifisert|standard|godkjenning",
 			da: "certificering|certifikat|certificeret|standard",
 			sv: "certifiering|certifikat|certifierad|standard",
@@ -1008,7 +1008,7 @@ export const CONCEPTS: Concept[] = [
 		topic: "",
 		rank: 0,
 		words: {
-			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|minimum|maximum|least|most",
+			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|minimum|maximum|least|most|reach|reaches|achieve|achieves|attain",
 			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal|hvilken|hvilke|hvilket|hva|nye|ny|nytt",
 			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse|hvilken|hvilke|hvilket|hvad",
 			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons|vilken|vilka|vilket|vad",

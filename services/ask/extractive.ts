@@ -301,7 +301,7 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	// The best evidence of the asked kind (an address for "where") wins over a better-worded sentence without it.
 	const wanted = requiredKinds(q);
 	const typed = wanted.length ? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0) : undefined;
-	let best = typed && passing[0] && typed.total >= 0.5 * passing[0].total ? typed : passing[0];
+	let best = typed ?? passing[0];
 	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
 	// coverage of the question's other words matters less then ("do we pay for the documents?").
 	// A count question keeps the sentence that counts its subject (the item list may count the whole item).

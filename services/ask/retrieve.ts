@@ -86,6 +86,13 @@ export function idf(index: Index, term: string): number {
 	return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+const MIN_SHARED_PREFIX = 6;
+function sharedPrefix(a: string, b: string): number {
+	let i = 0;
+	while (i < a.length && i < b.length && a[i] === b[i]) i++;
+	return i;
+}
+
 /** How often a subject term (or one of its counterparts, or a compound holding it) occurs in a sentence. */
 export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectTerm): number {
 	let best = tf.get(s.term) ?? 0;
@@ -93,6 +100,10 @@ export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectT
 	// A compound ends with its head ("oppvarmingsovner" is a kind of "ovn") and may begin with a longer word.
 	if (best === 0 && !s.literal && s.term.length >= 3 && COMPOUNDING.has(index.lang)) {
 		for (const [t, n] of tf) if (t.length > s.term.length && (t.endsWith(s.term) || (s.term.length >= 5 && t.startsWith(s.term)))) best = Math.max(best, n * 0.8);
+	}
+	// Inflections the stemmer leaves apart ("transportida" / "transpordib"): a long shared beginning.
+	if (best === 0 && !s.literal && s.term.length >= MIN_SHARED_PREFIX) {
+		for (const [t, n] of tf) if (sharedPrefix(t, s.term) >= Math.max(MIN_SHARED_PREFIX, 0.75 * Math.min(t.length, s.term.length))) best = Math.max(best, n * 0.7);
 	}
 	return best;
 }

@@ -117,7 +117,7 @@ const PERCENT_RE = /\d\s?%/;
 const STANDARD_RE = /\b(?:ISO|EN|IEC|DIN|NF|BS|ASTM|ANSI|IEEE|UL|FIPS|NFPA|MIL|CE|ETSI|CEN|TL|EAL|HACCP|TUPE|GMP|CPV)(?:[\s/-]+[A-Z]{1,4})*[\s-]*\d[\d.:-]*\w*|\b[A-Z]{2,}-[A-Z]{2,}-\d/;
 const MODEL_RE = /\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*[0-9])[A-Z0-9]+(?:-[A-Z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b|\b\d{2,}[A-Z]{1,4}\d*\b/;
 /** Street and number either way round, a postcode before a town, a UK or US postcode. */
-const STREET_RE = /\b\d{1,5}[a-z]?\s+(\p{Lu}[\p{L}'-]+)\s+\p{Lu}|(\p{Lu}[\p{L}'-]+)\.?\s+#?\d{1,4}[a-z]?(?=\s*[,;]|\s*$)|\b\d{4,5}\s+(\p{Lu}\p{Ll}+)|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b/gu;
+const STREET_RE = /\b\d{1,5}[a-z]?\s+(\p{Lu}\p{Ll}[\p{L}'-]*)\s+\p{Lu}\p{Ll}|(\p{Lu}[\p{L}'-]+)\.?\s+#?\d{1,4}[a-z]?(?=\s*[,;]|\s*$)|\b\d{4,5}\s+(\p{Lu}\p{Ll}+)|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b/gu;
 /** Words after a number that say it counts things (pieces, units, sets) in the notices' languages. */
 const COUNT_UNITS = new Set(
 	"units unit each ea pcs pc pieces piece sets set nos no qty stk stykk stück stk szt sztuk ks kpl kom kos tk pz pezzi unidad unidades unid pieza piezas bucată bucăți bucati τεμάχια τεμ db st".split(" "),
