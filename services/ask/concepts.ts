@@ -141,7 +141,7 @@ export const CONCEPTS: Concept[] = [
 		required: true,
 		cueRequired: true,
 		words: {
-			en: "value|valued|budget|budgeted|worth|estimated value|estimate|estimated|contract value|total value|funding|ceiling|cost|canon|spent|spend|spending|expenditure|not to exceed",
+			en: "value|valued|budget|budgeted|worth|estimated value|estimate|estimated|contract value|total value|funding|ceiling|cost|canon|spent|spend|spending|expenditure|not to exceed|grant|grants",
 			no: "verdi|totalverdi|estimert|budsjett|kostnad|anslått|kontraktsverdi|beløp",
 			da: "værdi|anslået|budget|kontraktværdi|beløb|omkostning",
 			sv: "värde|uppskattat|budget|kontraktsvärde|belopp|kostnad",
@@ -561,9 +561,9 @@ export const CONCEPTS: Concept[] = [
 			de: "wie lange|laufzeit|dauer|zeitraum|vertragslaufzeit",
 			nl: "hoe lang|looptijd|duur|periode|contractduur",
 			fr: "durée|combien de temps|période",
-			es: "duración|período|periodo|vigencia",
-			it: "durata|periodo",
-			pt: "duração|período|vigência",
+			es: "duración|período|periodo|vigencia|cuánto dura|cuánto tiempo",
+			it: "durata|periodo|quanto dura|quanto durano|quanto tempo",
+			pt: "duração|período|vigência|quanto tempo|quanto dura",
 			pl: "jak długo|czas trwania|okres|okres obowiązywania|związany ofertą",
 			cs: "doba|doba trvání|trvání",
 			sk: "doba trvania|trvanie",
@@ -1008,7 +1008,7 @@ export const CONCEPTS: Concept[] = [
 		topic: "",
 		rank: 0,
 		words: {
-			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|minimum|maximum|least|most|reach|reaches|achieve|achieves|attain",
+			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|least|minimum|maximum|reach|reaches|achieve|achieves|attain|refer|refers|relate|relates|concern|concerns|regarding",
 			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal|hvilken|hvilke|hvilket|hva|nye|ny|nytt",
 			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse|hvilken|hvilke|hvilket|hvad",
 			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons|vilken|vilka|vilket|vad",
@@ -1016,9 +1016,9 @@ export const CONCEPTS: Concept[] = [
 			nl: "kopen|aankopen|aangekocht|gekocht|aanschaffen|aangeschaft|verwerven|verworven|nodig|vereist|mogelijk|aankondiging|welke|wat",
 			fr: "acheter|acquérir|acquis|besoin|exigé|exigée|requis|possible|avis|quel|quelle|quels|quelles",
 			es: "comprar|compran|compra|adquirir|adquieren|adquiere|necesita|requiere|requieren|exige|posible|anuncio|licitación|qué|cuál|cuáles",
-			it: "acquistare|acquisto|necessario|richiesto|richiesta|possibile|bando|gara|quale|quali",
+			it: "acquistare|acquisto|necessario|richiesto|richiesta|possibile|bando|gara|quale|quali|previsto|prevista|previsti|previste|prevede",
 			pt: "comprar|adquirir|necessário|exigido|possível|anúncio",
-			pl: "kupić|zakupić|zakup|potrzebne|wymagane|wymagany|możliwe|należy|zostanie|ogłoszenie|zamówienie|jaki|jaka|jakie|który|która|które",
+			pl: "kupić|zakupić|zakup|potrzebne|wymagane|wymagany|możliwe|należy|zostanie|zamówienie|jaki|jaka|jakie|który|która|które|którego|odnosi|dotyczy|przewidziano",
 			cs: "koupit|nakoupit|potřeba|požadováno|možné|zakázka|jaký|jaká|jaké|který|která",
 			sl: "kupiti|potrebno|zahtevano|treba|mogoče|naročilo|kateri|katera|katere|kaj",
 			ro: "cumpăra|achiziționa|achiziția|necesar|cer|cerut|solicitat|posibil|anunț|care|ce",
@@ -1033,7 +1033,8 @@ export const CONCEPT_BY_NAME = new Map(CONCEPTS.map((c) => [c.name, c]));
 
 /** Languages whose nouns compound: a concept word may end or begin a longer word ("tilbudsfrist"). */
 const COMPOUNDING = new Set<TextLanguage>(["de", "nl", "no", "da", "sv", "fi", "et", "hu"]);
-const MIN_COMPOUND_PART = 5;
+/** A concept word found at the end of a longer word (its head: "enimmäisarvo") needs this many letters; at its start, one more. */
+const MIN_COMPOUND_PART = 4;
 
 interface Phrase {
 	concept: ConceptName;
@@ -1069,7 +1070,7 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 			const at = idx.byFirst.get(first) ?? [];
 			at.push(p);
 			idx.byFirst.set(first, at);
-			if (stems.length === 1 && COMPOUNDING.has(lang) && stems[0]!.length >= MIN_COMPOUND_PART) idx.parts.push(p);
+			if (stems.length === 1 && !stems[0]!.startsWith("=") && COMPOUNDING.has(lang) && stems[0]!.length >= MIN_COMPOUND_PART) idx.parts.push(p);
 		}
 	}
 	for (const list of idx.byFirst.values()) list.sort((a, b) => b.stems.length - a.stems.length);
@@ -1080,12 +1081,12 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 const matches = (s: string, t: Token | undefined, inner: boolean) => !!t && (s.startsWith("=") ? t.folded === s.slice(1) : t.stem === s || (inner && t.folded === s));
 
 /** How many tokens a phrase covers at position i (one other word may sit inside it: "związany złożoną ofertą"), or 0. */
-function phraseAt(stems: string[], toks: Token[], i: number): number {
+function phraseAt(stems: string[], toks: Token[], i: number, allowGap: boolean): number {
 	let k = i;
 	let gaps = 0;
 	for (let j = 0; j < stems.length; j++, k++) {
 		if (matches(stems[j]!, toks[k], j > 0)) continue;
-		if (j > 0 && gaps === 0 && matches(stems[j]!, toks[k + 1], true)) {
+		if (allowGap && j > 0 && gaps === 0 && matches(stems[j]!, toks[k + 1], true)) {
 			gaps++;
 			k++;
 			continue;
@@ -1097,6 +1098,8 @@ function phraseAt(stems: string[], toks: Token[], i: number): number {
 
 export interface ConceptHit {
 	concept: ConceptName;
+	/** The stems of the words that named it. */
+	stems: string[];
 	/** Token positions the concept's words cover. */
 	from: number;
 	to: number;
@@ -1120,16 +1123,19 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[], questio
 			let span = 0;
 			for (const p of [...(idx.byFirst.get(stem) ?? []), ...(toks[i]!.folded !== stem ? (idx.byFirst.get(toks[i]!.folded) ?? []) : [])]) {
 				if (p.questionOnly && !question) continue;
-				span = phraseAt(p.stems, toks, i);
+				// Questions are short and exact; notices may put a word inside a phrase.
+				span = phraseAt(p.stems, toks, i, !question);
 				if (span) {
 					found = p;
 					break;
 				}
 			}
 			if (!found && stem.length > MIN_COMPOUND_PART) {
-				found = idx.parts.find((p) => (question || !p.questionOnly) && stem !== p.stems[0] && (stem.endsWith(p.stems[0]!) || stem.startsWith(p.stems[0]!)));
+				found = idx.parts.find(
+					(p) => (question || !p.questionOnly) && stem !== p.stems[0] && (stem.endsWith(p.stems[0]!) || (p.stems[0]!.length > MIN_COMPOUND_PART && stem.startsWith(p.stems[0]!))),
+				);
 			}
-			if (found) hits.push({ concept: found.concept, from: i, to: i + Math.max(span, 1) - 1 });
+			if (found) hits.push({ concept: found.concept, from: i, to: i + Math.max(span, 1) - 1, stems: toks.slice(i, i + Math.max(span, 1)).map((t) => t.stem) });
 		}
 	}
 	// Overlaps: the longer phrase keeps its words.

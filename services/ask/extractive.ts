@@ -69,8 +69,12 @@ const MAKER_CUE = /\b(brand|brands|manufacturer|manufactured|make|made|by|from|m
  * A sentence names the asked topic; for a deadline, a sentence about tenders or their submission
  * does too, and for a contact, an e-mail address or a phone number.
  */
-function cued(index: Index, doc: Indexed, c: Concept): boolean {
+function cued(index: Index, doc: Indexed, c: Concept, q?: QuestionInfo): boolean {
 	if (doc.concepts.has(c.name)) return true;
+	// The question's own word for the topic ("comply with") names it in the notice too; not for the
+	// incumbent, where a notice's "current" (a current licence) is no answer to "the current supplier".
+	const own = q?.conceptStems.get(c.name);
+	if (own && c.name !== "incumbent" && [...own].every((s) => doc.tf.has(s))) return true;
 	if (c.name === "deadline") return doc.concepts.has("offer") || doc.concepts.has("submission");
 	if (c.name === "enquiry") return doc.concepts.has("contact");
 	if (c.name === "contact") return kindsOf(index, doc).has("email") || kindsOf(index, doc).has("phone");
@@ -160,7 +164,7 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	// The topic named and a value of the asked kind, even a weak one (a place name after "Standort").
 	let typedWeak = false;
 	if (c) {
-		const topical = cued(index, doc, c);
+		const topical = cued(index, doc, c, q);
 		if (needsCue(c) && !topical) return "off_topic";
 		anchored = topical;
 	}
@@ -189,7 +193,7 @@ function rank(index: Index, q: QuestionInfo, g: Grounding): Candidate[] {
 			const score = bm25(index, doc, q.subject);
 			let total = score;
 			if (q.asked) {
-				if (cued(index, doc, q.asked)) total += 0.8 * unit * Math.min(3, doc.concepts.get(q.asked.name) ?? 1);
+				if (cued(index, doc, q.asked, q)) total += 0.8 * unit * Math.min(3, doc.concepts.get(q.asked.name) ?? 1);
 			}
 			// The first kind a question needs is its best evidence (an address for a place, a name after it).
 			const wanted = requiredKinds(q);
@@ -300,7 +304,7 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	const passing = ranked.slice(0, CANDIDATES).filter((c) => judge(index, c.doc, q, g) === "answers");
 	// The best evidence of the asked kind (an address for "where") wins over a better-worded sentence without it.
 	const wanted = requiredKinds(q);
-	const typed = wanted.length ? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0) : undefined;
+	const typed = wanted.length ? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked, q)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0) : undefined;
 	let best = typed ?? passing[0];
 	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
 	// coverage of the question's other words matters less then ("do we pay for the documents?").
@@ -308,8 +312,8 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	if (fields.length && q.asked && q.asked.name !== "quantity") {
 		const c = q.asked;
 		best =
-			passing.find((x) => cued(index, x.doc, c)) ??
-			ranked.slice(0, CANDIDATES).find((x) => cued(index, x.doc, c) && (judge(index, x.doc, q, g, 0) === "answers" || coverage(index, x.doc, q.subject) >= 0.8));
+			passing.find((x) => cued(index, x.doc, c, q)) ??
+			ranked.slice(0, CANDIDATES).find((x) => cued(index, x.doc, c, q) && (judge(index, x.doc, q, g, 0) === "answers" || coverage(index, x.doc, q.subject) >= 0.8));
 	}
 	// An item sentence repeating a listed item adds nothing.
 	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;
@@ -339,7 +343,7 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	for (const doc of index.docs) {
 		const p = doc.passage;
 		if (p.section !== "amendment" || quoted.includes(p)) continue;
-		if ((q.asked && cued(index, doc, q.asked)) || (q.subject.length && judge(index, doc, q, g, 0.3) === "answers")) quoted.push(p);
+		if ((q.asked && cued(index, doc, q.asked, q)) || (q.subject.length && judge(index, doc, q, g, 0.3) === "answers")) quoted.push(p);
 	}
 	// Notices often carry their number in the title too, in the form bidders quote ("(K8C13-132317/A)").
 	const title = g.passages.find((p) => p.section === "title");

@@ -29,6 +29,8 @@ export interface QuestionInfo {
 	subject: SubjectTerm[];
 	/** Numbers the question carries ("lot 2", "3 ml"): never the answer to "how many". */
 	numbers: Set<string>;
+	/** The question's own words for each concept it names (a notice using the same word names it too). */
+	conceptStems: Map<ConceptName, Set<string>>;
 	aboutCompany: boolean;
 }
 
@@ -79,6 +81,7 @@ function askedConcept(names: Set<ConceptName>): Concept | null {
 interface Analysis {
 	lang: TextLanguage;
 	concepts: Set<ConceptName>;
+	conceptStems: Map<ConceptName, Set<string>>;
 	subject: { term: string; literal: boolean; weight: number }[];
 	numbers: Set<string>;
 }
@@ -87,7 +90,12 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	const lang = questionLanguage(question, noticeLang);
 	const { hits, tokens } = conceptsIn(question, [lang, "en", noticeLang], true);
 	const concepts = new Set<ConceptName>();
-	for (const h of hits) if (h.concept !== "frame") concepts.add(h.concept);
+	const conceptStems = new Map<ConceptName, Set<string>>();
+	for (const h of hits) {
+		if (h.concept === "frame") continue;
+		concepts.add(h.concept);
+		conceptStems.set(h.concept, new Set([...(conceptStems.get(h.concept) ?? []), ...h.stems]));
+	}
 	// The words of the asked concept, of the frame and of what only qualifies the question ("when",
 	// "who", and tenders when the question is about their deadline or submission) name no subject;
 	// the words of any other concept do ("service response time": the response is the subject).
@@ -109,7 +117,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		const literal = /\d/.test(t.word);
 		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal, weight: secondary.has(i) ? SECONDARY_WEIGHT : 1 });
 	});
-	return { lang, concepts, subject, numbers };
+	return { lang, concepts, conceptStems, subject, numbers };
 }
 
 /**
@@ -147,6 +155,7 @@ export function analyzeQuestion(question: string, noticeLang: TextLanguage, voca
 		asked: askedConcept(concepts),
 		subject,
 		numbers: own.numbers,
+		conceptStems: own.conceptStems,
 		aboutCompany: wordsOf(question).some((w) => SELF_WORDS.has(w)),
 	};
 }
