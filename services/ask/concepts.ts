@@ -65,6 +65,8 @@ export interface Concept {
 	cueRequired?: boolean;
 	/** When a question names several concepts, the highest rank is what it asks; 0 only qualifies others. */
 	rank: number;
+	/** Its words are not looked for inside compounds ("Preismodell" is no model). */
+	noCompounds?: boolean;
 }
 
 export const CONCEPTS: Concept[] = [
@@ -194,7 +196,7 @@ export const CONCEPTS: Concept[] = [
 			no: "hvor mange|antall|mengde",
 			da: "hvor mange|antal|mængde",
 			sv: "hur många|antal|mängd",
-			de: "wie viele|anzahl|menge|stückzahl",
+			de: "wie =viele|anzahl|menge|stückzahl",
 			nl: "hoeveel|aantal|hoeveelheid",
 			fr: "combien|nombre de|quantité",
 			es: "cuántos|cuántas|cantidad|número de",
@@ -226,7 +228,7 @@ export const CONCEPTS: Concept[] = [
 			no: "hvor mye",
 			da: "hvor meget",
 			sv: "hur mycket",
-			de: "wie viel",
+			de: "wie =viel|wie =viel insgesamt",
 			fr: "quel montant",
 			es: "cuánto|cuánta",
 			it: "quanto|quanta",
@@ -266,7 +268,7 @@ export const CONCEPTS: Concept[] = [
 		rank: 7,
 		fields: ["procedure"],
 		words: {
-			en: "procedure|type of procedure|procurement procedure|tender procedure|procurement method",
+			en: "procedure|type of procedure|procurement procedure|tender procedure|procurement method|type of notice|notice type|kind of notice",
 			no: "prosedyre|anskaffelsesprosedyre|konkurranseform|anbudsform",
 			da: "procedure|udbudsprocedure|udbudsform",
 			sv: "förfarande|upphandlingsförfarande|upphandlingsform",
@@ -572,7 +574,7 @@ export const CONCEPTS: Concept[] = [
 			ro: "durata|durată|perioada|perioadă",
 			el: "διάρκεια|χρονικό διάστημα",
 			fi: "kesto|sopimuskausi|sopimuskauden",
-			et: "kestus|periood|lepingu kestus",
+			et: "kestus|periood|lepingu kestus|kui kaua|kui pika aja|kui pikk",
 			lv: "ilgums|termiņš",
 			lt: "trukmė",
 			hu: "időtartam|futamidő",
@@ -847,6 +849,7 @@ export const CONCEPTS: Concept[] = [
 		name: "model",
 		topic: "a make, model or part number",
 		rank: 7,
+		noCompounds: true,
 		kinds: ["model", "name"],
 		required: true,
 		cueRequired: true,
@@ -986,16 +989,16 @@ export const CONCEPTS: Concept[] = [
 		topic: "what is bought",
 		rank: 2,
 		words: {
-			en: "purpose|scope|subject|cover|covers|include|includes|consist|consists",
-			no: "formål|omfatter|omfang|inkluderer|består",
-			da: "formål|omfatter|omfang",
-			sv: "syfte|omfattar|omfattning",
-			de: "gegenstand|umfang|umfasst|zweck",
-			nl: "doel|omvang|omvat|voorwerp",
-			fr: "objet|porte sur|comprend|périmètre",
-			es: "objeto|incluye|comprende|alcance",
-			it: "oggetto|comprende|include",
-			pl: "przedmiot|obejmuje|zakres|cel",
+			en: "purpose|scope|subject|cover|covers|include|includes|consist|consists|aim|goal|used for|use|uses|intended for|for whom",
+			no: "formål|omfatter|omfang|inkluderer|består|brukes til|for hvem",
+			da: "formål|omfatter|omfang|bruges til|for hvem",
+			sv: "syfte|omfattar|omfattning|används till|för vem",
+			de: "gegenstand|umfang|umfasst|zweck|für wen|verwendet",
+			nl: "doel|omvang|omvat|voorwerp|voor wie|gebruikt voor",
+			fr: "objet|porte sur|comprend|périmètre|pour qui|utilisé pour",
+			es: "objeto|incluye|comprende|alcance|para quién|para qué",
+			it: "oggetto|comprende|include|per chi|a cosa serve",
+			pl: "przedmiot|obejmuje|zakres|cel|dla kogo",
 			ro: "obiect|include|cuprinde|scop",
 			el: "αντικείμενο|περιλαμβάνει",
 			fi: "kohde|sisältää|tarkoitus",
@@ -1009,7 +1012,7 @@ export const CONCEPTS: Concept[] = [
 		rank: 0,
 		words: {
 			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|least|minimum|maximum|reach|reaches|achieve|achieves|attain|refer|refers|relate|relates|concern|concerns|regarding",
-			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal|hvilken|hvilke|hvilket|hva|nye|ny|nytt",
+			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal|hvilken|hvilke|hvilket|hva|nye|ny|nytt|planlagt|planlagte|planlegges",
 			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse|hvilken|hvilke|hvilket|hvad",
 			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons|vilken|vilka|vilket|vad",
 			de: "kaufen|beschaffen|beschafft|benötigt|brauchen|erforderlich|gefordert|möglich|bekanntmachung|ausschreibung|welche|welcher|welches|was",
@@ -1024,7 +1027,7 @@ export const CONCEPTS: Concept[] = [
 			ro: "cumpăra|achiziționa|achiziția|necesar|cer|cerut|solicitat|posibil|anunț|care|ce",
 			el: "αγορά|προμηθευτούν|προμήθεια|απαιτείται|χρειάζεται|δυνατό|προκήρυξη|ποιος|ποια|ποιο|ποιες|τι",
 			fi: "ostaa|hankkia|hankinta|hankinnan|tarvitaan|vaaditaan|mahdollista|ilmoitus|mikä|mitkä|millainen|mitä",
-			et: "osta|hankida|hange|vaja|nõutud|võimalik|teade|milline|millise|millisele|millised|mis|missugune|tuleb|peab|tuleks",
+			et: "osta|hankida|hange|vaja|nõutud|võimalik|teade|milline|millise|millisele|millised|mis|missugune|tuleb|peab|tuleks|jooksul",
 		},
 	},
 ];
@@ -1070,7 +1073,7 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 			const at = idx.byFirst.get(first) ?? [];
 			at.push(p);
 			idx.byFirst.set(first, at);
-			if (stems.length === 1 && !stems[0]!.startsWith("=") && COMPOUNDING.has(lang) && stems[0]!.length >= MIN_COMPOUND_PART) idx.parts.push(p);
+			if (stems.length === 1 && !c.noCompounds && !stems[0]!.startsWith("=") && COMPOUNDING.has(lang) && stems[0]!.length >= MIN_COMPOUND_PART) idx.parts.push(p);
 		}
 	}
 	for (const list of idx.byFirst.values()) list.sort((a, b) => b.stems.length - a.stems.length);

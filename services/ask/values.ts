@@ -207,7 +207,8 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	const lw = localeWords(lang);
 	const tokens = tokensOf(text, lang);
 	const kinds = new Set<ValueKind>();
-	if (ISO_DATE.test(text) || NUMERIC_DATE.test(text) || hasDateWords(tokens, lw)) kinds.add("date");
+	// A year alone dates something too ("settes i drift i 2031").
+	if (ISO_DATE.test(text) || NUMERIC_DATE.test(text) || hasDateWords(tokens, lw) || tokens.some((t) => /^(19|20)\d\d$/.test(t.word))) kinds.add("date");
 	if (TIME_RE.test(text)) kinds.add("time");
 	if (hasMoney(text, tokens, lw)) kinds.add("money");
 	if (hasDuration(tokens, lw)) kinds.add("duration");
