@@ -373,7 +373,7 @@ export const CONCEPTS: Concept[] = [
 		name: "place",
 		topic: "a place of delivery or performance",
 		rank: 6,
-		kinds: ["address", "name"],
+		kinds: ["address", "email", "url", "name"],
 		fields: ["place"],
 		words: {
 			en: "where|place|location|located|address|site address|delivered to|delivery address|delivery location|deliver to|delivery|delivered|ship to",
@@ -666,7 +666,7 @@ export const CONCEPTS: Concept[] = [
 		kinds: ["money"],
 		cueRequired: true,
 		words: {
-			en: "bid bond|bid security|tender security|tender guarantee|deposit",
+			en: "bid bond|bid security|tender security|tender guarantee|deposit|bond|bonds|performance bond|payment bond",
 			no: "tilbudsgaranti|sikkerhetsstillelse",
 			de: "sicherheitsleistung|bietersicherheit",
 			fr: "garantie de soumission|cautionnement",
@@ -1012,16 +1012,16 @@ export const CONCEPTS: Concept[] = [
 		rank: 0,
 		words: {
 			en: "buy|bought|purchase|purchased|procure|procured|acquire|acquired|need|needed|require|required|requires|want|wanted|intend|plan|exact|exactly|specific|kind|kinds|type|notice|solicitation|opportunity|possible|allowed|mention|state|stated|tell|know|carry|carries|apply|applies|hold|holds|meet|meets|must|have|has|get|made|will|would|shall|should|can|could|may|might|accept|accepted|acceptable|permitted|considered|per|so|nor|not|no|yes|does|whom|whose|why|its|us|every|just|off|via|during|either|neither|whether|if|expected|anticipated|approximately|approx|roughly|around|least|minimum|maximum|reach|reaches|achieve|achieves|attain|refer|refers|relate|relates|concern|concerns|regarding",
-			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal|hvilken|hvilke|hvilket|hva|nye|ny|nytt|planlagt|planlagte|planlegges",
+			no: "kjøpe|kjøpes|anskaffe|anskaffes|anskaffelse|trenger|behov|ønsker|kreves|krav|mulig|kunngjøring|skal|hvilken|hvilke|hvilket|hva|nye|ny|nytt|planlagt|planlagte|planlegges|må|bør|kan",
 			da: "købe|anskaffe|behov|ønsker|kræves|mulig|udbud|bekendtgørelse|hvilken|hvilke|hvilket|hvad",
 			sv: "köpa|upphandla|behov|önskar|krävs|möjligt|upphandling|annons|vilken|vilka|vilket|vad",
 			de: "kaufen|beschaffen|beschafft|benötigt|brauchen|erforderlich|gefordert|möglich|bekanntmachung|ausschreibung|welche|welcher|welches|was",
-			nl: "kopen|aankopen|aangekocht|gekocht|aanschaffen|aangeschaft|verwerven|verworven|nodig|vereist|mogelijk|aankondiging|welke|wat",
+			nl: "kopen|aankopen|aangekocht|gekocht|aanschaffen|aangeschaft|verwerven|verworven|nodig|vereist|mogelijk|aankondiging|welke|wat|wordt|worden|werd|zijn",
 			fr: "acheter|acquérir|acquis|besoin|exigé|exigée|requis|possible|avis|quel|quelle|quels|quelles",
 			es: "comprar|compran|compra|adquirir|adquieren|adquiere|necesita|requiere|requieren|exige|posible|anuncio|licitación|qué|cuál|cuáles",
 			it: "acquistare|acquisto|necessario|richiesto|richiesta|possibile|bando|gara|quale|quali|previsto|prevista|previsti|previste|prevede",
 			pt: "comprar|adquirir|necessário|exigido|possível|anúncio",
-			pl: "kupić|zakupić|zakup|potrzebne|wymagane|wymagany|możliwe|należy|zostanie|zamówienie|jaki|jaka|jakie|który|która|które|którego|odnosi|dotyczy|przewidziano",
+			pl: "kupić|zakupić|zakup|potrzebne|wymagane|wymagany|możliwe|należy|zostanie|zamówienie|jaki|jaka|jakie|który|która|które|którego|odnosi|dotyczy|przewidziano|zostać|zostanie|zostało|będzie|ma|mają",
 			cs: "koupit|nakoupit|potřeba|požadováno|možné|zakázka|jaký|jaká|jaké|který|která",
 			sl: "kupiti|potrebno|zahtevano|treba|mogoče|naročilo|kateri|katera|katere|kaj",
 			ro: "cumpăra|achiziționa|achiziția|necesar|cer|cerut|solicitat|posibil|anunț|care|ce",
@@ -1103,6 +1103,8 @@ export interface ConceptHit {
 	concept: ConceptName;
 	/** The stems of the words that named it. */
 	stems: string[];
+	/** Found inside a longer word ("behandlingssted"): that word still names the subject too. */
+	compound: boolean;
 	/** Token positions the concept's words cover. */
 	from: number;
 	to: number;
@@ -1123,6 +1125,7 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[], questio
 		for (let i = 0; i < toks.length; i++) {
 			const stem = toks[i]!.stem;
 			let found: Phrase | undefined;
+			let compound = false;
 			let span = 0;
 			for (const p of [...(idx.byFirst.get(stem) ?? []), ...(toks[i]!.folded !== stem ? (idx.byFirst.get(toks[i]!.folded) ?? []) : [])]) {
 				if (p.questionOnly && !question) continue;
@@ -1134,11 +1137,12 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[], questio
 				}
 			}
 			if (!found && stem.length > MIN_COMPOUND_PART) {
+				compound = true;
 				found = idx.parts.find(
 					(p) => (question || !p.questionOnly) && stem !== p.stems[0] && (stem.endsWith(p.stems[0]!) || (p.stems[0]!.length > MIN_COMPOUND_PART && stem.startsWith(p.stems[0]!))),
 				);
 			}
-			if (found) hits.push({ concept: found.concept, from: i, to: i + Math.max(span, 1) - 1, stems: toks.slice(i, i + Math.max(span, 1)).map((t) => t.stem) });
+			if (found) hits.push({ concept: found.concept, from: i, to: i + Math.max(span, 1) - 1, stems: toks.slice(i, i + Math.max(span, 1)).map((t) => t.stem), compound });
 		}
 	}
 	// Overlaps: the longer phrase keeps its words.
@@ -1153,6 +1157,11 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[], questio
 		kept.push(h);
 	}
 	return { hits: kept.sort((a, b) => a.from - b.from), tokens };
+}
+
+/** Whether a word (folded stem) is one of a concept's one-word names in these languages. */
+export function isConceptWord(stem: string, concept: ConceptName, langs: readonly TextLanguage[]): boolean {
+	return langs.some((l) => (indexFor(l).byFirst.get(stem) ?? []).some((p) => p.concept === concept && p.stems.length === 1));
 }
 
 /** The folded stem of a word in a language (the glossary's and retrieval's unit). */

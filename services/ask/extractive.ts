@@ -1,9 +1,9 @@
 import type { AskTurn } from "../../shared/contract/opportunities.ts";
-import { CONCEPT_BY_NAME, type Concept, type ConceptName } from "./concepts.ts";
+import { CONCEPT_BY_NAME, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
-import { EMAIL_RE, hasCountOf, STRONG_KINDS, tokensOf, type ValueKind } from "./values.ts";
+import { EMAIL_RE, hasCountOf, STRONG_KINDS, tokensOf, type Token, type ValueKind } from "./values.ts";
 
 // The offline answerer (no model, no download). Structure first: when the question asks about
 // something the normalized notice has a field for (deadline with its zone, value, procedure,
@@ -31,6 +31,8 @@ const MIN_COVERAGE_UNTYPED_COUNT = 0.75;
 const CANDIDATES = 12;
 /** A further sentence is quoted when it scores at least this share of the best one. */
 const EXTRA_SHARE = 0.7;
+/** ... or this share when it holds the asked kind of value too (a second address, a second date). */
+const EXTRA_SHARE_TYPED = 0.5;
 const MAX_EXTRAS = 2;
 /** A further sentence this close to the best one is quoted even if it adds no new word (two equally good answers). */
 const NEAR_TIE = 0.8;
@@ -120,9 +122,17 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 /** Capitalized words a sentence adds to the question (not sentence-initial, not the buyer, not the question's own). */
 function novelNames(index: Index, text: string, q: QuestionInfo, g: Grounding): { name: string; at: number }[] {
 	const exclude = new Set(tokensOf(`${g.known} ${q.text}`, index.lang).map((t) => t.word));
-	return [...text.matchAll(/(?<=[^.!?:]\s+["'(]?)\p{Lu}[\p{L}\d&'-]+/gu)]
+	const names = [...text.matchAll(/(?<=[^.!?:]\s+["'(]?)\p{Lu}[\p{L}\d&'-]+/gu)]
 		.map((m) => ({ name: m[0].toLowerCase().replace(/['’]s$/, ""), at: m.index }))
 		.filter((n) => !exclude.has(n.name));
+	if (index.lang !== "de") return names;
+	// Every German noun is capitalized: a name is one the asked topic's word introduces ("am Standort Walsrode").
+	const tokens = tokensOf(text, index.lang);
+	const cue = (t: Token | undefined) => !!t && !!q.asked && isConceptWord(t.stem, q.asked.name, ["de"]);
+	return names.filter((n) => {
+		const i = tokens.findIndex((t) => t.at === n.at);
+		return i > 0 && (cue(tokens[i - 1]) || cue(tokens[i - 2]));
+	});
 }
 
 /** The kinds of value the question needs that a sentence holds (a count must count the subject). */
@@ -135,8 +145,10 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 			// The buyer's own words ("Police Department") name no counted thing: "120 Aspen Street" is no count.
 			const buyer = new Set(tokensOf(g.known, index.lang).map((t) => t.stem));
 			const subject = q.subject.filter((s) => !s.literal && !buyer.has(s.term));
+			const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
+			const label = (t: { stem: string }) => isConceptWord(t.stem, "lots", langs);
 			const attached = subject.length
-				? hasCountOf(doc.passage.text, index.lang, counted(index, subject), q.numbers)
+				? hasCountOf(doc.passage.text, index.lang, counted(index, subject), q.numbers, label)
 				: tokensOf(doc.passage.text, index.lang).some((t) => /^\d+([.,]\d+)*$/.test(t.word) && !q.numbers.has(t.word) && !/^(19|20)\d\d$/.test(t.word));
 			if (attached || kinds.has("count")) found.push(k);
 		} else if (k === "name") {
@@ -330,15 +342,21 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 			// Further sentences that pass on their own and bring subject terms the first one lacks.
 			const seen = new Set(q.subject.filter((s) => termFrequency(index, best!.doc.tf, s) > 0).map((s) => s.term));
 			for (const c of passing) {
-				if (quoted.length > MAX_EXTRAS || c.total < EXTRA_SHARE * best.total) break;
+				if (quoted.length > MAX_EXTRAS || c.total < EXTRA_SHARE_TYPED * best.total) break;
 				if (c === best) continue;
+				// Below the usual share, only a sentence holding the asked kind of value is worth adding.
+				const typedExtra = wanted.length > 0 && kindsFound(index, c.doc, q, g, wanted).length > 0;
+				if (c.total < EXTRA_SHARE * best.total && !typedExtra) continue;
 				const adds = q.subject.filter((s) => !seen.has(s.term) && termFrequency(index, c.doc.tf, s) > 0);
-				if (!adds.length && c.total < NEAR_TIE * best.total) continue;
+				if (!adds.length && !typedExtra && c.total < NEAR_TIE * best.total) continue;
 				quoted.push(c.doc.passage);
 				for (const s of adds) seen.add(s.term);
 			}
 		}
 	}
+	// A heading ending with a colon is answered by the lines under it ("... the following contracts:").
+	const heading = quoted.find((p) => /:\s*$/.test(p.text));
+	if (heading) for (const p of g.passages.filter((x) => x.lead === heading.text).slice(0, 8)) if (!quoted.includes(p)) quoted.push(p);
 	// An amendment on the same topic may change the answer: show it whatever its rank.
 	for (const doc of index.docs) {
 		const p = doc.passage;
@@ -364,7 +382,7 @@ export function explain(g: Grounding, question: string): { text: string; total: 
 	const index = indexOf(g);
 	const q = analyzeQuestion(question, g.lang, index.vocabulary);
 	return rank(index, q, g)
-		.slice(0, 8)
+		.slice(0, 14)
 		.map((c) => ({
 			text: c.doc.passage.text.slice(0, 120),
 			total: Number(c.total.toFixed(2)),

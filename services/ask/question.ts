@@ -107,7 +107,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	if (asked?.name === "contact" || asked?.name === "enquiry") spent.add("enquiry").add("submission").add("contact");
 	const used = new Set<number>();
 	const secondary = new Set<number>();
-	for (const h of hits) for (let k = h.from; k <= h.to; k++) (spent.has(h.concept) ? used : secondary).add(k);
+	for (const h of hits) for (let k = h.from; k <= h.to; k++) (spent.has(h.concept) && !h.compound ? used : secondary).add(k);
 	const subject: { term: string; literal: boolean; weight: number }[] = [];
 	const numbers = new Set<string>();
 	tokens.forEach((t, i) => {

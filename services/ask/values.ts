@@ -221,7 +221,8 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (hasAddress(text, lang, lw)) kinds.add("address");
 	if (tokens.some((t, i) => plainNumber(t) && isCountUnit(text, tokens[i + 1]))) kinds.add("count");
 	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? ""))) kinds.add("number");
-	if (/(?:^|[^.!?:]\s)\p{Lu}\p{Ll}+/u.test(text.slice(1))) kinds.add("name");
+	// Capitalized words name someone, except in German, where every noun is capitalized.
+	if (lang !== "de" && /(?:^|[^.!?:]\s)\p{Lu}\p{Ll}+/u.test(text.slice(1))) kinds.add("name");
 	return kinds;
 }
 
@@ -230,7 +231,7 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
  * or right before a count unit ("40 EA", "32 stk"). A year, a date part or a number the question
  * itself carries is not a count.
  */
-export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token) => boolean, questionNumbers: ReadonlySet<string>): boolean {
+export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token) => boolean, questionNumbers: ReadonlySet<string>, label: (t: Token) => boolean = () => false): boolean {
 	const tokens = tokensOf(text, lang);
 	const isDate = (i: number) => localeWords(lang).months.has(tokens[i + 1]?.folded ?? "") || localeWords(lang).months.has(tokens[i - 1]?.folded ?? "");
 	const words = cardinals(lang);
@@ -239,8 +240,11 @@ export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token)
 		if (!(plainNumber(t) || words.has(t.folded)) || questionNumbers.has(t.word) || isDate(i)) continue;
 		if (/^\s?%/.test(text.slice(t.at + t.word.length))) continue; // a share, not a count
 		if (/[\p{L}\d]-$/u.test(text.slice(Math.max(0, t.at - 2), t.at))) continue; // part of a code ("CF-31")
+		// A label, not a count: "Część 1", "Lot 2", "pakiet nr 8", a list's "1)".
+		if ((tokens[i - 1] && label(tokens[i - 1]!)) || (/^\s*\)/.test(text.slice(t.at + t.word.length)) && i === 0)) continue;
+		if (tokens[i - 1] && /^(nr|no|n)$/.test(tokens[i - 1]!.word) && tokens[i - 2] && label(tokens[i - 2]!)) continue;
 		if (isCountUnit(text, tokens[i + 1])) return true;
-		for (let k = Math.max(0, i - 3); k <= Math.min(tokens.length - 1, i + 4); k++) if (k !== i && counted(tokens[k]!)) return true;
+		for (let k = Math.max(0, i - 2); k <= Math.min(tokens.length - 1, i + 4); k++) if (k !== i && counted(tokens[k]!)) return true;
 		// Forward through the noun phrase the number counts ("twelve (12) refurbished ... laptops"), to a clause break.
 		for (let k = i + 1; k < Math.min(tokens.length, i + 10); k++) {
 			if (/[,;:.!?]/.test(text.slice(tokens[k - 1]!.at + tokens[k - 1]!.word.length, tokens[k]!.at))) break;
