@@ -24,6 +24,7 @@ export type ConceptName =
 	| "contact"
 	| "buyer"
 	| "documents"
+	| "information"
 	| "reference"
 	| "codes"
 	| "duration"
@@ -445,11 +446,11 @@ export const CONCEPTS: Concept[] = [
 			no: "oppdragsgiver|innkjøper|kjøper",
 			da: "ordregiver|indkøber|køber",
 			sv: "upphandlande myndighet|köpare|beställare",
-			de: "auftraggeber|vergabestelle|käufer|beschaffer",
+			de: "auftraggeber|öffentlicher auftraggeber|vergabestelle|käufer|beschaffer",
 			nl: "aanbestedende dienst|opdrachtgever|koper",
-			fr: "acheteur|pouvoir adjudicateur|entité adjudicatrice",
-			es: "comprador|entidad contratante|órgano de contratación|convocante",
-			it: "stazione appaltante|amministrazione aggiudicatrice|committente",
+			fr: "acheteur|pouvoir adjudicateur|entité adjudicatrice|organisme acheteur",
+			es: "comprador|entidad contratante|órgano de contratación|convocante|convoca|poder adjudicador",
+			it: "stazione appaltante|amministrazione aggiudicatrice|committente|ente appaltante|ente aggiudicatore|amministrazione appaltante",
 			pt: "entidade adjudicante|comprador",
 			pl: "zamawiający|zamawiającego",
 			cs: "zadavatel",
@@ -495,6 +496,30 @@ export const CONCEPTS: Concept[] = [
 			lt: "dokumentai",
 			hu: "dokumentumok|közbeszerzési dokumentumok",
 			bg: "документи|документация",
+		},
+	},
+	{
+		// "Where can I find more information": a link, an address to write to, a number to call.
+		name: "information",
+		topic: "where more information is",
+		rank: 7,
+		kinds: ["url", "email", "phone"],
+		words: {
+			en: "more information|further information|further details|more details|additional information",
+			no: "mer informasjon|ytterligere informasjon|nærmere informasjon",
+			da: "mere information|yderligere information|nærmere oplysninger",
+			sv: "mer information|ytterligare information",
+			de: "weitere informationen|nähere informationen|mehr informationen",
+			nl: "meer informatie|nadere informatie",
+			fr: "plus d'informations|informations complémentaires|renseignements complémentaires",
+			es: "más información|información adicional",
+			it: "maggiori informazioni|ulteriori informazioni",
+			pt: "mais informações|informações adicionais",
+			pl: "więcej informacji|dodatkowe informacje",
+			ro: "mai multe informații|informații suplimentare",
+			el: "περισσότερες πληροφορίες",
+			fi: "lisätietoja",
+			et: "lisainfo|täiendav teave",
 		},
 	},
 	{
@@ -770,15 +795,17 @@ export const CONCEPTS: Concept[] = [
 		rank: 7,
 		fields: ["eligibility"],
 		words: {
-			en: "set-aside|set aside|set-asides|small business|small businesses|eligible|eligibility|who may bid|who can bid|reserved|restricted to|full and open|unrestricted|open to all",
-			no: "reservert|forbeholdt|kvalifikasjonskrav",
-			da: "forbeholdt|reserveret|egnethed",
-			de: "vorbehalten|eignung|teilnahmebedingungen",
-			fr: "réservé|réservée|éligible|conditions de participation",
-			es: "reservado|reservada|requisitos de participación",
-			it: "riservato|riservata|requisiti di partecipazione",
-			pl: "zastrzeżone|warunki udziału",
-			ro: "rezervat|condiții de participare",
+			en: "set-aside|set aside|set-asides|small business|small businesses|eligible|eligibility|who may bid|who can bid|who may tender|who can tender|who may apply|who can apply|who may participate|reserved|restricted to|full and open|unrestricted|open to all|shortlisted|prequalified|pre-qualified|prequalification",
+			no: "reservert|forbeholdt|kvalifikasjonskrav|prekvalifisert|hvem kan gi tilbud|hvem kan delta",
+			da: "forbeholdt|reserveret|egnethed|prækvalificeret|hvem kan byde",
+			sv: "reserverad|kvalificeringskrav|vem kan lämna anbud",
+			de: "vorbehalten|eignung|teilnahmebedingungen|wer darf|wer kann teilnehmen",
+			nl: "voorbehouden|geschiktheid|wie mag inschrijven",
+			fr: "réservé|réservée|éligible|conditions de participation|qui peut soumissionner|qui peut participer",
+			es: "reservado|reservada|requisitos de participación|quién puede participar|quién puede presentar",
+			it: "riservato|riservata|requisiti di partecipazione|chi può partecipare",
+			pl: "zastrzeżone|warunki udziału|kto może",
+			ro: "rezervat|condiții de participare|cine poate participa",
 		},
 	},
 	{

@@ -34,6 +34,8 @@ export interface QuestionInfo {
 	aboutCompany: boolean;
 }
 
+const LITERAL_WEIGHT = 2;
+
 /** Words of a concept the question names besides the one it asks about describe its topic: they count half. */
 const SECONDARY_WEIGHT = 0.5;
 
@@ -113,9 +115,10 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	tokens.forEach((t, i) => {
 		if (/^\d/.test(t.word)) numbers.add(t.word);
 		if (used.has(i) || SELF_WORDS.has(t.word)) return;
-		if (isStopword(t.word, lang) || isStopword(t.word, "en") || t.word.length < 2) return;
+		if (isStopword(t.word, lang) || isStopword(t.word, "en") || (t.word.length < 2 && !/\d/.test(t.word))) return;
 		const literal = /\d/.test(t.word);
-		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal, weight: secondary.has(i) ? SECONDARY_WEIGHT : 1 });
+		// A number in a question identifies what it asks about ("phase 2", "lot 3"): it weighs double.
+		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal, weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1) });
 	});
 	return { lang, concepts, conceptStems, subject, numbers };
 }
