@@ -192,7 +192,11 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
 	const needed = minCoverage ?? (strong || (anchored && typedWeak) ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : MIN_COVERAGE);
-	return cov >= needed ? "answers" : "off_topic";
+	if (cov >= needed) return "answers";
+	// The topic named and a strong value of the asked kind: words the notice never uses at all
+	// ("where can I find ...") cannot make it answer less.
+	if (anchored && strong && coverage(index, doc, q.subject, true) >= needed) return "answers";
+	return "off_topic";
 }
 
 const SECTION_WEIGHT: Partial<Record<Section, number>> = { title: 0.5, signal: 0.8, detail: 0.8, amendment: 1.1 };

@@ -134,13 +134,14 @@ export function bm25(index: Index, doc: Indexed, subject: SubjectTerm[]): number
  * The IDF-weighted share of the subject a sentence accounts for: found in it, in its heading, or
  * in the notice's title (what every sentence is about). No subject terms: full coverage.
  */
-export function coverage(index: Index, doc: Indexed, subject: SubjectTerm[]): number {
+export function coverage(index: Index, doc: Indexed, subject: SubjectTerm[], ignoreAbsent = false): number {
 	let possible = 0;
 	let covered = 0;
 	for (const s of subject) {
 		// A word the notice never uses weighs as a common one: it is as often an inflection or a verb
 		// the stemmer could not meet as a subject the notice is silent on (topics are the concepts' job).
 		const absent = weightOf(index, s) >= idf(index, "\u0000");
+		if (absent && ignoreAbsent) continue;
 		const w = (absent ? MIN_COVERAGE_WEIGHT : Math.max(MIN_COVERAGE_WEIGHT, weightOf(index, s))) * s.weight;
 		const found = termFrequency(index, doc.tf, s) > 0 || termFrequency(index, index.title, s) > 0;
 		// A word the question's language could not carry over into the notice's counts only when found.

@@ -7,7 +7,7 @@ import { foldOf, stemOf, wordsOf, type TextLanguage } from "../../shared/text/in
 export type ValueKind = "date" | "time" | "money" | "count" | "number" | "duration" | "percent" | "email" | "phone" | "url" | "address" | "standard" | "model" | "name" | "agent";
 
 /** Kinds that pin an answer down; the others (a name, a place, a code) are weaker evidence. */
-export const STRONG_KINDS: ReadonlySet<ValueKind> = new Set(["date", "time", "money", "count", "number", "duration", "percent", "email", "phone", "address"]);
+export const STRONG_KINDS: ReadonlySet<ValueKind> = new Set(["date", "time", "money", "count", "number", "duration", "percent", "email", "phone", "url", "address"]);
 
 interface LocaleWords {
 	months: Set<string>;
@@ -63,6 +63,18 @@ function localeWords(lang: TextLanguage): LocaleWords {
 						if (display === "name") for (const w of wordsOf(p.value)) w.length > 2 && currencies.add(foldOf(w));
 						else currencies.add(p.value.trim().toLowerCase());
 					}
+				}
+			}
+		}
+	}
+	// A currency's name that is also a unit of measure ("pounds" of linen) says nothing alone.
+	for (const l of new Set([lang, "en"] as const)) {
+		const locale = l === "no" ? "nb" : l;
+		for (const unit of ["pound", "ounce", "stone", "kilogram", "gram", "liter", "gallon", "meter", "foot", "inch", "mile", "acre", "hectare"]) {
+			for (const display of ["long", "short"] as const) {
+				for (const n of [1, 2, 5]) {
+					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
+					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) currencies.delete(foldOf(w));
 				}
 			}
 		}
