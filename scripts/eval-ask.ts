@@ -22,6 +22,7 @@ import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { buildGrounding, type AskNotice } from "../services/ask/context.ts";
+import { normalizeForMatch } from "../services/ask/values.ts";
 import { answerExtractive, EXTRACTIVE_MODEL } from "../services/ask/extractive.ts";
 import { parseFeed } from "../services/opportunities/feeds/detect.ts";
 import { mergeVersion } from "../services/opportunities/feeds/versions.ts";
@@ -49,15 +50,6 @@ export const SYNTHETIC_DIR = resolve(root, "../shared/eval/dev");
 
 /** The "not stated" answers: the answerer's fixed phrase, or the words the task names. */
 export const NOT_STATED_RE = /\b(not stated|does not state|do not state|doesn't state)\b/i;
-
-/** Case, runs of white space and digit-group separators ("9 920", "9,920", "9.920" before 3 digits) do not matter. */
-export function normalizeForMatch(s: string): string {
-	return s
-		.normalize("NFKC")
-		.toLowerCase()
-		.replace(/\s+/g, " ")
-		.replace(/(?<=\d)[\s,.'’](?=\d{3}(?!\d))/g, "");
-}
 
 /** Whether an answer states an expected fact. */
 export function statesFact(answer: string, fact: string): boolean {

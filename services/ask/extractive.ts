@@ -142,9 +142,8 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 	const text = doc.passage.text;
 	for (const k of kindsWanted) {
 		if (k === "count") {
-			// The buyer's own words ("Police Department") name no counted thing: "120 Aspen Street" is no count.
-			const buyer = new Set(tokensOf(g.known, index.lang).map((t) => t.stem));
-			const subject = q.subject.filter((s) => !s.literal && !buyer.has(s.term));
+			const countedTerms = q.subject.filter((s) => !s.literal && (!q.counted.length || q.counted.includes(s.term)));
+			const subject = countedTerms.length ? countedTerms : q.subject.filter((s) => !s.literal);
 			const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
 			const label = (t: { stem: string }) => isConceptWord(t.stem, "lots", langs);
 			const attached = subject.length
@@ -372,6 +371,25 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	if (q.asked?.name === "reference" && title && !quoted.includes(title) && /\b(?=[\w$-]*\d)[A-Za-z0-9$]+(?:[-/][A-Za-z0-9$]+)+\b/.test(title.text)) quoted.push(title);
 	const lines = [...fieldLines(fields), ...quoted.sort((a, b) => a.id - b.id).map(quote)];
 	return withCompany({ answer: lines.join("\n"), model: EXTRACTIVE_MODEL, stated: true, quoted, fields }, q, g);
+}
+
+/** Sentences a language model gets for a question: the best-ranked ones, and always the title. */
+const RETRIEVED = 14;
+
+/**
+ * The grounding narrowed to one question: every structured field, the title and the sentences the
+ * offline answerer ranks best for it (amendments on the topic included). What a language model is
+ * given, and what its answer is checked against.
+ */
+export function groundingFor(g: Grounding, question: string, history: AskTurn[] = []): Grounding {
+	const index = indexOf(g);
+	const earlier = recentTurns(history)
+		.filter((t) => t.role === "user")
+		.map((t) => t.text);
+	const q = analyzeQuestion(question, g.lang, index.vocabulary, earlier);
+	const chosen = new Set(rank(index, q, g).slice(0, RETRIEVED).map((c) => c.doc.passage));
+	for (const p of g.passages) if (p.section === "title" || (p.section === "amendment" && q.asked && cued(index, index.docs[p.id]!, q.asked, q))) chosen.add(p);
+	return { ...g, passages: g.passages.filter((p) => chosen.has(p)) };
 }
 
 /** A question naming nothing in particular ("what is this?"): what the notice is about. */

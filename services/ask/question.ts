@@ -31,6 +31,8 @@ export interface QuestionInfo {
 	numbers: Set<string>;
 	/** The question's own words for each concept it names (a notice using the same word names it too). */
 	conceptStems: Map<ConceptName, Set<string>>;
+	/** What "how many" counts: the words right after it ("how many crew members" counts crew members, not tablets). */
+	counted: string[];
 	aboutCompany: boolean;
 }
 
@@ -84,6 +86,7 @@ interface Analysis {
 	lang: TextLanguage;
 	concepts: Set<ConceptName>;
 	conceptStems: Map<ConceptName, Set<string>>;
+	counted: string[];
 	subject: { term: string; literal: boolean; weight: number }[];
 	numbers: Set<string>;
 }
@@ -120,7 +123,15 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		// A number in a question identifies what it asks about ("phase 2", "lot 3"): it weighs double.
 		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal, weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1) });
 	});
-	return { lang, concepts, conceptStems, subject, numbers };
+	// The counted phrase: content words after the count word, up to the first function or frame word.
+	const counted: string[] = [];
+	const q = hits.find((h) => h.concept === "quantity" || h.concept === "amount");
+	if (q) {
+		let k = q.to + 1;
+		while (k < tokens.length && isStopword(tokens[k]!.word, lang) && counted.length === 0) k++;
+		for (; k < tokens.length && !used.has(k) && !isStopword(tokens[k]!.word, lang); k++) counted.push(tokens[k]!.stem);
+	}
+	return { lang, concepts, conceptStems, counted, subject, numbers };
 }
 
 /**
@@ -159,6 +170,7 @@ export function analyzeQuestion(question: string, noticeLang: TextLanguage, voca
 		subject,
 		numbers: own.numbers,
 		conceptStems: own.conceptStems,
+		counted: own.counted,
 		aboutCompany: wordsOf(question).some((w) => SELF_WORDS.has(w)),
 	};
 }

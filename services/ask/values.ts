@@ -2,7 +2,16 @@
 // standard...), in any language of the notices. The words these depend on come from the runtime's
 // own locale data (Intl: month names in every grammatical form, currency codes, symbols and names,
 // the units of time), so nothing here is a list written for some notice's wording.
-import { foldOf, stemOf, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
+import { foldOf, isStopword, stemOf, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
+
+/** Case, runs of white space and digit-group separators ("9 920", "9,920", "9.920" before 3 digits) do not matter. */
+export function normalizeForMatch(s: string): string {
+	return s
+		.normalize("NFKC")
+		.toLowerCase()
+		.replace(/\s+/g, " ")
+		.replace(/(?<=\d)[\s,.'’](?=\d{3}(?!\d))/g, "");
+}
 
 export type ValueKind = "date" | "time" | "money" | "count" | "number" | "duration" | "percent" | "email" | "phone" | "url" | "address" | "standard" | "model" | "name" | "agent";
 
@@ -247,7 +256,10 @@ export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token)
 	const tokens = tokensOf(text, lang);
 	const isDate = (i: number) => localeWords(lang).months.has(tokens[i + 1]?.folded ?? "") || localeWords(lang).months.has(tokens[i - 1]?.folded ?? "");
 	const words = cardinals(lang);
+	// A house number is no count: a number between commas before capitalized words ("..., 120 Aspen Street, Elk Ridge").
+	const houses = [...text.matchAll(/,\s*(\d{1,5})[a-z]?\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*\s*,/gu)].map((m) => m.index + m[0].indexOf(m[1]!));
 	for (let i = 0; i < tokens.length; i++) {
+		if (houses.includes(tokens[i]!.at)) continue;
 		const t = tokens[i]!;
 		if (!(plainNumber(t) || words.has(t.folded)) || questionNumbers.has(t.word) || isDate(i)) continue;
 		if (/^\s?%/.test(text.slice(t.at + t.word.length))) continue; // a share, not a count
@@ -261,6 +273,7 @@ export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token)
 		for (let k = i + 1; k < Math.min(tokens.length, i + 10); k++) {
 			if (/[,;:.!?]/.test(text.slice(tokens[k - 1]!.at + tokens[k - 1]!.word.length, tokens[k]!.at))) break;
 			if (counted(tokens[k]!)) return true;
+			if (isStopword(tokens[k]!.word, lang)) break; // "85 mounting kits for its crews" counts kits
 		}
 	}
 	return false;
