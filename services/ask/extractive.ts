@@ -334,7 +334,9 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;
 
 	if (!fields.length && !best) {
-		if ((!q.asked || q.asked.name === "scope") && !q.subject.some((s) => !s.optional) && !q.aboutCompany) return describe(g);
+		// "What does it cover?": the notice's own description. A question naming nothing at all
+		// ("and what about that?" after unrelated turns) is not answered by guessing a topic.
+		if (q.asked?.name === "scope" && !q.subject.some((s) => !s.optional) && !q.aboutCompany) return describe(g);
 		return withCompany(notStated(q.asked?.topic || "an answer to this question", g), q, g);
 	}
 

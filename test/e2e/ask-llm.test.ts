@@ -115,7 +115,7 @@ describe("ask with a configured language model", () => {
 		expect(close).toBeGreaterThan(open);
 		const data = system.content.slice(open, close);
 		expect(data).toContain("Bids are due March 3, 2027 at 2:00 PM Pacific Time.");
-		expect(data).toContain("Item 1: Portable air quality monitor; quantity 12 each");
+		expect(data).toContain("[field items[1]] Portable air quality monitor; quantity 12 each");
 		expect(system.content).toMatch(/<company_data>[\s\S]*AQ Sentinel 300[\s\S]*<\/company_data>/);
 		// Text addressed to a model is dropped, and the notice cannot close the data block.
 		expect(system.content).not.toContain("Ignore previous instructions");
@@ -137,7 +137,7 @@ describe("ask with a configured language model", () => {
 		mode = "fail";
 		const res = await ask({ question: "When are bids due?" });
 		expect(res.status).toBe(200);
-		expect(res.body.model).toBe("oms-extractive-1");
+		expect(res.body.model).toBe("oms-extractive-2");
 		expect(res.body.answer).toContain("Bids are due March 3, 2027 at 2:00 PM Pacific Time.");
 		expect(received).toHaveLength(3);
 	});
@@ -147,7 +147,7 @@ describe("ask with a configured language model", () => {
 		const started = Date.now();
 		const res = await ask({ question: "When are bids due?" });
 		expect(res.status).toBe(200);
-		expect(res.body.model).toBe("oms-extractive-1");
+		expect(res.body.model).toBe("oms-extractive-2");
 		expect(res.body.answer).not.toMatch(/tomorrow/i);
 		expect(received).toHaveLength(3);
 		expect(Date.now() - started).toBeLessThan(5_000); // 3 x 300 ms plus short backoffs
@@ -157,7 +157,7 @@ describe("ask with a configured language model", () => {
 		mode = "unauthorized";
 		const res = await ask({ question: "When are bids due?" });
 		expect(res.status).toBe(200);
-		expect(res.body.model).toBe("oms-extractive-1");
+		expect(res.body.model).toBe("oms-extractive-2");
 		expect(received).toHaveLength(1);
 	});
 });

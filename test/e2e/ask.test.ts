@@ -60,7 +60,7 @@ const ask = (body: unknown, id = oppId, key = read) => api(stack, "POST", `/oppo
 const answerTo = async (body: object) => {
 	const res = await ask(body);
 	expect(res.status, JSON.stringify(res.body)).toBe(200);
-	expect(res.body.model).toBe("oms-extractive-1");
+	expect(res.body.model).toBe("oms-extractive-2");
 	return res.body.answer as string;
 };
 const user = (text: string) => ({ role: "user", text });

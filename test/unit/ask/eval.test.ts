@@ -1,20 +1,29 @@
+// Why: keeps the offline answerer's figures from sliding. The synthetic dev questions (at 45/45 and
+// 15/15 when the answerer was rewritten) keep a floor of 0.95, the three sets written for this project
+// over the same notices 0.9, and, where the real-notice set is built (eval/real is git-ignored), the
+// tuning parts of eval/real-ask 0.9. The measured-only part is reported by `npm run eval:ask`, never
+// asserted here: a test on it would be tuning on it.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluate } from "../../../scripts/eval-ask.ts";
-
-// The offline answerer on the shared dev questions and on three sets of questions written for this
-// project over the same notices (heldout*.json). The dev set lives beside the repository; where it
-// is missing the check is skipped. Floors, not exact figures: the target is 0.8 on both shares.
+import { evaluate, partsOf } from "../../../scripts/eval-ask.ts";
 
 const dev = resolve(import.meta.dirname, "../../../../shared/eval/dev");
-const sets = ["heldout-questions.json", "heldout2-questions.json", "heldout3-questions.json"].map((f) => resolve(import.meta.dirname, f));
-sets.unshift(resolve(dev, "questions.json"));
+const heldout = ["heldout-questions.json", "heldout2-questions.json", "heldout3-questions.json"].map((f) => resolve(import.meta.dirname, f));
+const realAsk = resolve(import.meta.dirname, "../../../eval/real-ask");
+const tuning = partsOf(realAsk).filter((p) => !p.measuredOnly && existsSync(p.notices));
 
-describe.skipIf(!existsSync(resolve(dev, "notices.ocds.json")))("ask eval", () => {
-	it.each(sets)("answers at least 80%% of the answerable and unanswerable questions of %s right", (file) => {
-		const r = evaluate(file, dev);
-		expect(r.answerableRight / r.answerable, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(0.8);
-		expect(r.unanswerableRight / r.unanswerable, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(0.8);
-	});
+const check = (file: string, notices: string, floor: number) => {
+	const r = evaluate(file, notices);
+	expect(r.answerableRight / r.answerable, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(floor);
+	expect(r.unanswerableRight / r.unanswerable, JSON.stringify(r.misses, null, 1)).toBeGreaterThanOrEqual(floor);
+};
+
+describe.skipIf(!existsSync(resolve(dev, "notices.ocds.json")))("ask eval on the synthetic set", () => {
+	it("answers the dev questions as well as before the rewrite", () => check(resolve(dev, "questions.json"), dev, 0.95));
+	it.each(heldout)("answers at least 90%% of the questions of %s right", (file) => check(file, dev, 0.9));
+});
+
+describe.skipIf(!tuning.length)("ask eval on the real set's tuning parts", () => {
+	it.each(tuning)("answers at least 90% of part $name right", (part) => check(part.questions, part.notices, 0.9));
 });

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { buildGrounding } from "../../../services/ask/context.ts";
 import { answerExtractive, explain, EXTRACTIVE_MODEL, NOT_STATED } from "../../../services/ask/extractive.ts";
 
-// The offline answerer on a notice written for this test (not from any eval set): answerable
-// questions quote the passage holding the fact; unanswerable ones say "The notice does not state".
+// Why: the offline answerer on notices written for this test (not from any eval set), in English,
+// Norwegian and German: answerable questions give the field or quote the sentence holding the fact;
+// unanswerable ones say "The notice does not state", whatever the notice's language.
 
 const notice = {
 	title: "Rugged Tablets for Highway Maintenance Crews",
@@ -82,5 +83,84 @@ describe("answerExtractive", () => {
 	it("answers questions about the company from its data", () => {
 		expect(ask("Which of our products matches?").answer).toContain("Toughpad T10");
 		expect(ask("Are we eligible to bid?").answer).toContain("Matching judged the company eligible");
+	});
+});
+
+// A Norwegian notice as ingestion stores it: the deadline as the buyer wrote it, items with quantities.
+const norwegian = buildGrounding({
+	notice: {
+		title: "Innkjøp av bærbare PC-er til skolene i Vestby kommune",
+		issuing_body: "Vestby kommune",
+		reference_number: "2027/118",
+		description: [
+			"Vestby kommune skal inngå rammeavtale om kjøp av bærbare PC-er og dokkingstasjoner til kommunens skoler.",
+			"Estimert verdi er ca. NOK 4 200 000 over avtaleperioden på 3 år, med opsjon på forlengelse i 1 + 1 år.",
+			"Utstyret skal leveres til Vestby rådhus, Rådhusgata 4, 1540 Vestby.",
+			"Leverandøren må være sertifisert etter ISO 14001.",
+		].join("\n"),
+		deadline: "2027-05-03T10:00:00Z",
+		details: {
+			deadline_local: "2027-05-03T12:00+02:00",
+			items: [
+				{ description: "Bærbar PC, 14 tommer", quantity: 640, unit: "stk", lot: "1" },
+				{ description: "Dokkingstasjon USB-C", quantity: 120, unit: "stk", lot: "2" },
+			],
+			procedure: { kind: "open", competition: "open", code: "open", text: "Open procedure", framework: "agreement" },
+		},
+	},
+});
+const spør = (q: string) => answerExtractive(norwegian, q);
+
+describe("answerExtractive on a Norwegian notice", () => {
+	it("reads the notice's language", () => {
+		expect(norwegian.lang).toBe("no");
+	});
+
+	it.each([
+		["Når er tilbudsfristen?", ["field deadline", "2027-05-03 12:00 (UTC+02:00"]],
+		["When is the tender deadline?", ["field deadline", "12:00"]],
+		["Hvor mange dokkingstasjoner skal kjøpes?", ["field items", "quantity 120 stk"]],
+		["How many portable computers are being bought?", ["quantity 640 stk"]],
+		["Hva er estimert verdi?", ["NOK 4 200 000"]],
+		["What is the estimated value?", ["NOK 4 200 000"]],
+		["Hvor skal utstyret leveres?", ["Rådhusgata 4"]],
+		["Hvilken prosedyre brukes?", ["field procedure", "Open procedure"]],
+		["Hvor lang er avtaleperioden?", ["3 år"]],
+		["Hvilken sertifisering kreves?", ["ISO 14001"]],
+	])("%s", (question, facts) => {
+		const a = spør(question);
+		expect(a.stated, a.answer).toBe(true);
+		for (const f of facts) expect(a.answer).toContain(f);
+	});
+
+	it.each(["Hvem er kontaktperson?", "Hva er garantitiden på PC-ene?", "Who is the current supplier?", "Is there a site visit?"])("does not state: %s", (question) => {
+		const a = spør(question);
+		expect(a.stated, a.answer).toBe(false);
+		expect(a.answer.startsWith(NOT_STATED)).toBe(true);
+	});
+});
+
+describe("answerExtractive on a German notice", () => {
+	const german = buildGrounding({
+		notice: {
+			title: "Lieferung von Dienstfahrrädern für die Stadtverwaltung",
+			issuing_body: "Stadt Musterhausen",
+			description: "Die Stadt Musterhausen beschafft 24 Pedelecs für ihre Mitarbeitenden. Die Lieferung erfolgt an den Betriebshof in der Gartenstraße 12, 12345 Musterhausen. Die Laufzeit des Vertrags beträgt 48 Monate.",
+			deadline: "2027-06-01T08:00:00Z",
+			details: { deadline_local: "2027-06-01T10:00+02:00" },
+		},
+	});
+	it.each([
+		["Wie viele Pedelecs werden beschafft?", "24 Pedelecs"],
+		["Wann endet die Angebotsfrist?", "2027-06-01 10:00"],
+		["Wo erfolgt die Lieferung?", "Gartenstraße 12"],
+		["Wie lange läuft der Vertrag?", "48 Monate"],
+	])("%s", (question, fact) => {
+		const a = answerExtractive(german, question);
+		expect(a.stated, a.answer).toBe(true);
+		expect(a.answer).toContain(fact);
+	});
+	it("does not state a value the notice leaves out", () => {
+		expect(answerExtractive(german, "Wie hoch ist der geschätzte Auftragswert?").answer.startsWith(NOT_STATED)).toBe(true);
 	});
 });

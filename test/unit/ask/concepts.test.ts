@@ -1,0 +1,56 @@
+// Why: what a question asks is read from a glossary of notice-field concepts in the notices'
+// languages, on Snowball stems; this checks that inflections, compounds and longer phrases behave.
+import { describe, expect, it } from "vitest";
+import { conceptsIn } from "../../../services/ask/concepts.ts";
+import { analyzeQuestion } from "../../../services/ask/question.ts";
+
+const named = (text: string, langs: Parameters<typeof conceptsIn>[1], question = true) => conceptsIn(text, langs, question).hits.map((h) => h.concept);
+const asked = (q: string, lang: Parameters<typeof analyzeQuestion>[1] = "en") => analyzeQuestion(q, lang, new Set()).asked?.name ?? null;
+
+describe("conceptsIn", () => {
+	it("names the same topic in any language, through inflections and compounds", () => {
+		expect(named("Når er tilbudsfristen?", ["no"])).toContain("deadline");
+		expect(named("Bis wann müssen die Angebote eingehen?", ["de"])).toEqual(expect.arrayContaining(["when", "offer"]));
+		expect(named("Ποια είναι η προθεσμία υποβολής προσφορών;", ["el"])).toContain("deadline");
+		expect(named("Jaka jest wysokość wadium dla części 1?", ["pl"])).toContain("security");
+		expect(named("puitejärjestelyn enimmäisarvo on 1 800 000 euroa", ["fi"], false)).toContain("value");
+	});
+
+	it("lets the longer phrase win ('hvor mange' is a quantity, not a place)", () => {
+		expect(named("Hvor mange kommuner deltar?", ["no"])).toEqual(["quantity"]);
+		expect(named("Hvor skal utstyret leveres?", ["no"])).toContain("place");
+	});
+
+	it("reads some words in questions only ('the current supplier' asks for the incumbent; 'a current licence' answers nothing)", () => {
+		expect(named("Who is the current supplier?", ["en"])).toContain("incumbent");
+		expect(named("Applicators must hold a current licence.", ["en"], false)).not.toContain("incumbent");
+	});
+});
+
+describe("analyzeQuestion", () => {
+	it("combines concepts into what is asked", () => {
+		expect(asked("When are offers due?")).toBe("deadline");
+		expect(asked("Bis wann müssen die Angebote eingehen?", "de")).toBe("deadline");
+		expect(asked("Who should questions be sent to?")).toBe("contact");
+		expect(asked("Is there a site visit before quotes are due?")).toBe("site_visit");
+		expect(asked("Who may tender?")).toBe("eligibility");
+		expect(asked("How many words per year are estimated?")).toBe("quantity");
+	});
+
+	it("keeps the subject, numbers as written, and what 'how many' counts", () => {
+		const q = analyzeQuestion("How many crew members will use the tablets?", "en", new Set());
+		expect(q.counted).toEqual(["crew", "member"]);
+		expect(analyzeQuestion("What age range does Phase 2 cover?", "en", new Set()).subject.map((s) => s.term)).toContain("2");
+	});
+
+	it("borrows the topic of the latest earlier question for a follow-up", () => {
+		const q = analyzeQuestion("And what about that?", "en", new Set(), ["ok", "What warranty is required?", "thanks"]);
+		expect(q.asked?.name).toBe("warranty");
+	});
+
+	it("reads a question asked in English about a notice in another language", () => {
+		const q = analyzeQuestion("What is the estimated value?", "no", new Set(["verdi"]));
+		expect(q.lang).toBe("en");
+		expect(q.asked?.name).toBe("value");
+	});
+});
