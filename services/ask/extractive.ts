@@ -308,12 +308,17 @@ function withCompany(a: ExtractiveAnswer, q: QuestionInfo, g: Grounding): Extrac
 	return { ...a, answer: `${a.answer}\n${part}` };
 }
 
-export function answerExtractive(g: Grounding, question: string, history: AskTurn[] = []): ExtractiveAnswer {
+/** The notice's index and the question read against it (earlier user turns for follow-ups). */
+function read(g: Grounding, question: string, history: AskTurn[]): { index: Index; q: QuestionInfo } {
 	const index = indexOf(g);
 	const earlier = recentTurns(history)
 		.filter((t) => t.role === "user")
 		.map((t) => t.text);
-	const q = analyzeQuestion(question, g.lang, index.vocabulary, earlier);
+	return { index, q: analyzeQuestion(question, g.lang, index.vocabulary, earlier) };
+}
+
+export function answerExtractive(g: Grounding, question: string, history: AskTurn[] = []): ExtractiveAnswer {
+	const { index, q } = read(g, question, history);
 	const fields = fromFields(index, q, g);
 	const ranked = rank(index, q, g);
 	const passing = ranked.slice(0, CANDIDATES).filter((c) => judge(index, c.doc, q, g) === "answers");
@@ -384,11 +389,7 @@ const RETRIEVED = 14;
  * given, and what its answer is checked against.
  */
 export function groundingFor(g: Grounding, question: string, history: AskTurn[] = []): Grounding {
-	const index = indexOf(g);
-	const earlier = recentTurns(history)
-		.filter((t) => t.role === "user")
-		.map((t) => t.text);
-	const q = analyzeQuestion(question, g.lang, index.vocabulary, earlier);
+	const { index, q } = read(g, question, history);
 	const chosen = new Set(rank(index, q, g).slice(0, RETRIEVED).map((c) => c.doc.passage));
 	for (const p of g.passages) if (p.section === "title" || (p.section === "amendment" && q.asked && cued(index, index.docs[p.id]!, q.asked, q))) chosen.add(p);
 	return { ...g, passages: g.passages.filter((p) => chosen.has(p)) };
@@ -403,8 +404,7 @@ function describe(g: Grounding): ExtractiveAnswer {
 
 /** The ranked sentences with their verdicts, for diagnostics and tests (not used to answer). */
 export function explain(g: Grounding, question: string): { text: string; total: number; coverage: number; verdict: Verdict; asked: ConceptName | null }[] {
-	const index = indexOf(g);
-	const q = analyzeQuestion(question, g.lang, index.vocabulary);
+	const { index, q } = read(g, question, []);
 	return rank(index, q, g)
 		.slice(0, 14)
 		.map((c) => ({

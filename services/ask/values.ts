@@ -13,7 +13,8 @@ export function normalizeForMatch(s: string): string {
 		.replace(/(?<=\d)[\s,.'’](?=\d{3}(?!\d))/g, "");
 }
 
-export type ValueKind = "date" | "time" | "money" | "count" | "number" | "duration" | "percent" | "email" | "phone" | "url" | "address" | "standard" | "model" | "name" | "agent";
+export const VALUE_KINDS = ["date", "time", "money", "count", "number", "duration", "percent", "email", "phone", "url", "address", "standard", "model", "name", "agent"] as const;
+export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** Kinds that pin an answer down; the others (a name, a place, a code) are weaker evidence. */
 export const STRONG_KINDS: ReadonlySet<ValueKind> = new Set(["date", "time", "money", "count", "number", "duration", "percent", "email", "phone", "url", "address"]);
