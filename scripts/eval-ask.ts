@@ -142,7 +142,8 @@ function main(): void {
 		latencies.push(...r.latencies);
 		if (verbose) {
 			for (const { question: q, answer } of r.misses) {
-				console.log(`MISS ${q.ocid} ${q.answerable ? "answerable" : "unanswerable"}: ${q.question}\n  expected: ${q.expected.join(" | ") || "(not stated)"}\n  answer:   ${answer.replace(/\n/g, "\n            ")}\n`);
+				const expected = q.expected.join(" | ") || "(not stated)";
+				console.log(`MISS ${q.ocid} ${q.answerable ? "answerable" : "unanswerable"}: ${q.question}\n  expected: ${expected}\n  answer:   ${answer.replace(/\n/g, "\n            ")}\n`);
 			}
 		}
 		const all = r.answerable + r.unanswerable;

@@ -93,8 +93,17 @@ export interface GroundingInput {
 
 // Text that speaks to a model instead of to bidders: instructions to ignore instructions, role
 // play, prompt talk. Legitimate notices never address "previous instructions" or "the assistant".
-const INJECTION =
-	/\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,60}\b(instructions?|prompts?|rules|guidelines|directions|context)\b|\bsystem prompt\b|\byou are (now )?(an? |the )?(ai|assistant|chatbot|language model|llm|gpt)\b|\b(as an ai|ai (assistant|model)|language model|chatgpt)\b|\breveal (your|the) (system )?(prompt|instructions)\b|^\s*(system|assistant)\s*:/i;
+const INJECTION = new RegExp(
+	[
+		"\\b(ignore|disregard|forget|override|bypass)\\b[^.\\n]{0,60}\\b(instructions?|prompts?|rules|guidelines|directions|context)\\b",
+		"\\bsystem prompt\\b",
+		"\\byou are (now )?(an? |the )?(ai|assistant|chatbot|language model|llm|gpt)\\b",
+		"\\b(as an ai|ai (assistant|model)|language model|chatgpt)\\b",
+		"\\breveal (your|the) (system )?(prompt|instructions)\\b",
+		"^\\s*(system|assistant)\\s*:",
+	].join("|"),
+	"i",
+);
 
 export function looksLikeInjection(sentence: string): boolean {
 	return INJECTION.test(sentence);
@@ -122,7 +131,12 @@ export function formatDeadline(utc: string, local?: string | null): string {
 }
 
 /** Abbreviations the sentence segmenter takes for sentence ends ("approx. NOK 20 million", "kl. 12.00"). */
-const ABBREVIATION = /(?:^|\s)(?:\p{Lu}|(?:\p{L}\.){1,3}\p{L}|approx|appr|incl|excl|inkl|ekskl|bzw|ggf|evtl|usw|etc|vgl|resp|tel|tlf|ref|nr|no|pkt|ust|godz|kl|ca|tj|np|ok|vs|gt|str|ul|al|art|par|inc|ltd|co|st|dr|mr|mrs|ms|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.$/iu;
+const ABBREVIATIONS = [
+	"approx", "appr", "incl", "excl", "inkl", "ekskl", "bzw", "ggf", "evtl", "usw", "etc", "vgl", "resp", "tel", "tlf", "ref", "nr", "no", "pkt",
+	"ust", "godz", "kl", "ca", "tj", "np", "ok", "vs", "gt", "str", "ul", "al", "art", "par", "inc", "ltd", "co", "st", "dr", "mr", "mrs", "ms",
+	"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+const ABBREVIATION = new RegExp(`(?:^|\\s)(?:\\p{Lu}|(?:\\p{L}\\.){1,3}\\p{L}|${ABBREVIATIONS.join("|")})\\.$`, "iu");
 
 /** Rejoins pieces the segmenter split after an abbreviation or before a lower-case or numeric continuation. */
 function repairSentences(out: string[], piece: string): string[] {
@@ -252,7 +266,8 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	if (typeof n.estimated_value === "number") push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
 	const procedure = isRecord(d.procedure) ? d.procedure : null;
 	if (procedure) {
-		const kind = [str(procedure.kind)?.replace(/_/g, " "), str(procedure.competition) ? `competition ${str(procedure.competition)}` : null, str(procedure.framework)?.replace(/_/g, "-")].filter(Boolean);
+		const competition = str(procedure.competition) ? `competition ${str(procedure.competition)}` : null;
+		const kind = [str(procedure.kind)?.replace(/_/g, " "), competition, str(procedure.framework)?.replace(/_/g, "-")].filter(Boolean);
 		push("procedure", "procedure", [str(procedure.text) ?? str(procedure.code), kind.length ? `(${kind.join("; ")})` : null].filter(Boolean).join(" "));
 	}
 	const items = Array.isArray(d.items) ? d.items.filter(isRecord).slice(0, 200) : [];
@@ -320,7 +335,9 @@ function addSignals(b: Builder, s: Record<string, unknown>): void {
 }
 
 function productLine(p: Record<string, unknown>): string | null {
-	const specs = isRecord(p.specs) ? Object.entries(p.specs).map(([k, v]) => `${k} ${str(v) ?? (typeof v === "boolean" ? (v ? "yes" : "no") : "")}`.trim()) : Array.isArray(p.specs) ? p.specs.map((x) => (isRecord(x) ? `${str(x.key) ?? ""} ${str(x.value) ?? ""}`.trim() : str(x))).filter(Boolean) : [];
+	const spec = (k: string, v: unknown) => `${k} ${str(v) ?? (typeof v === "boolean" ? (v ? "yes" : "no") : "")}`.trim();
+	const listed = (x: unknown) => (isRecord(x) ? `${str(x.key) ?? ""} ${str(x.value) ?? ""}`.trim() : str(x));
+	const specs = isRecord(p.specs) ? Object.entries(p.specs).map(([k, v]) => spec(k, v)) : Array.isArray(p.specs) ? p.specs.map(listed).filter(Boolean) : [];
 	const codes = Array.isArray(p.commodity_codes) ? p.commodity_codes.map(str).filter(Boolean) : [];
 	const parts = [
 		str(p.oem_name) ? `manufacturer ${str(p.oem_name)}` : null,
@@ -367,7 +384,8 @@ function companyLines(opportunity: AskOpportunity | null | undefined, profile: R
 			.filter(Boolean);
 		keep(parts.length ? `Best-matching product in the company's catalog: ${parts.join("; ")}` : "Best-matching product in the company's catalog: none");
 		if (product) keep(productLine(product));
-		if (typeof opportunity.eligible === "boolean") keep(`Matching judged the company ${opportunity.eligible ? "eligible" : "not eligible"} to bid (set-asides, certifications and partner authorization against the notice)`);
+		const verdict = opportunity.eligible ? "eligible" : "not eligible";
+		if (typeof opportunity.eligible === "boolean") keep(`Matching judged the company ${verdict} to bid (set-asides, certifications and partner authorization against the notice)`);
 		if (typeof opportunity.score === "number") {
 			const why = (opportunity.rationale ?? []).slice(0, 6).map((r) => `${r.feature} ${r.points > 0 ? "+" : ""}${r.points} (${r.detail})`);
 			keep(`Match score: ${opportunity.score} of 100${why.length ? `; because: ${why.join("; ")}` : ""}`);

@@ -65,7 +65,14 @@ interface Candidate {
 type Verdict = "answers" | "no_value" | "off_topic";
 
 /** Words that introduce a maker's or firm's name, in the notices' languages. */
-const MAKER_CUE = /\b(brand|brands|manufacturer|manufactured|make|made|by|from|model|series|oem|supplied|supplier|vendor|contractor|company|firm|incumbent|marke|hersteller|marque|fabricant|marca|fabricante|produttore|producent|merke|produsent|mærke|märke|tillverkare|merk|fabrikant|typ|type|tipo|modell|modèle|modelo|modello)\b/gi;
+const MAKER_CUE = new RegExp(
+	`\\b(${[
+		"brand", "brands", "manufacturer", "manufactured", "make", "made", "by", "from", "model", "series", "oem", "supplied", "supplier", "vendor",
+		"contractor", "company", "firm", "incumbent", "marke", "hersteller", "marque", "fabricant", "marca", "fabricante", "produttore", "producent",
+		"merke", "produsent", "mærke", "märke", "tillverkare", "merk", "fabrikant", "typ", "type", "tipo", "modell", "modèle", "modelo", "modello",
+	].join("|")})\\b`,
+	"gi",
+);
 
 /**
  * A sentence names the asked topic; for a deadline, a sentence about tenders or their submission
@@ -277,7 +284,8 @@ function fieldLines(facts: Fact[]): string[] {
 
 function notStated(topic: string, g: Grounding): ExtractiveAnswer {
 	const contactFact = g.facts.find((f) => f.field === "contacts" && EMAIL_RE.test(f.text));
-	const contact = contactFact?.text ?? g.passages.find((p) => EMAIL_RE.test(p.text) && /question|inquir|enquir|contact|clarif/i.test(p.text))?.text ?? g.passages.find((p) => EMAIL_RE.test(p.text))?.text;
+	const withEmail = g.passages.filter((p) => EMAIL_RE.test(p.text));
+	const contact = contactFact?.text ?? (withEmail.find((p) => /question|inquir|enquir|contact|clarif/i.test(p.text)) ?? withEmail[0])?.text;
 	const email = contact ? EMAIL_RE.exec(contact)?.[0] : undefined;
 	const ask = email ? ` The notice names ${email} as a contact for questions.` : "";
 	return { answer: `${NOT_STATED} ${topic}.${ask}`, model: EXTRACTIVE_MODEL, stated: false, quoted: [], fields: [] };

@@ -121,7 +121,8 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		if (isStopword(t.word, lang) || isStopword(t.word, "en") || (t.word.length < 2 && !/\d/.test(t.word))) return;
 		const literal = /\d/.test(t.word);
 		// A number in a question identifies what it asks about ("phase 2", "lot 3"): it weighs double.
-		if (!subject.some((s) => s.term === (literal ? t.word : t.stem))) subject.push({ term: literal ? t.word : t.stem, literal, weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1) });
+		const term = literal ? t.word : t.stem;
+		if (!subject.some((s) => s.term === term)) subject.push({ term, literal, weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1) });
 	});
 	// The counted phrase: content words after the count word, up to the first function or frame word.
 	const counted: string[] = [];

@@ -28,7 +28,10 @@ interface LocaleWords {
 }
 
 /** Currencies whose symbols and names are looked up (codes of every currency are known anyway). */
-const NAMED_CURRENCIES = ["EUR", "USD", "GBP", "NOK", "SEK", "DKK", "ISK", "CHF", "PLN", "CZK", "HUF", "RON", "BGN", "MDL", "UAH", "RSD", "CAD", "AUD", "NZD", "MXN", "PYG", "UGX", "JPY", "CNY", "INR"];
+const NAMED_CURRENCIES = [
+	"EUR", "USD", "GBP", "NOK", "SEK", "DKK", "ISK", "CHF", "PLN", "CZK", "HUF", "RON", "BGN", "MDL", "UAH", "RSD", "CAD", "AUD", "NZD", "MXN",
+	"PYG", "UGX", "JPY", "CNY", "INR",
+];
 const ALL_CURRENCY_CODES = new Set(Intl.supportedValuesOf("currency"));
 const localeCache = new Map<string, LocaleWords>();
 
@@ -131,18 +134,38 @@ const isDay = (w: string) => ORDINAL.test(w) && Number.parseInt(w, 10) >= 1 && N
 export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 const URL_RE = /\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.[a-z]{2,}\S*/i;
 /** A phone number: an international prefix, or a telephone word before the digits. */
-const PHONE_RE = /\+\d{1,3}[\s().-]{0,2}\d[\d\s().-]{6,}\d|\b(?:tel|tlf|phone|telephone|telefon|téléphone|teléfono|telefono|telefone|puh|τηλ)\.?(?:\s*(?:no|nr|number))?\.?\s*:?\s*\(?\d[\d\s().-]{5,}\d/i;
+const PHONE_WORDS = "tel|tlf|phone|telephone|telefon|téléphone|teléfono|telefono|telefone|puh|τηλ";
+const PHONE_RE = new RegExp(`\\+\\d{1,3}[\\s().-]{0,2}\\d[\\d\\s().-]{6,}\\d|\\b(?:${PHONE_WORDS})\\.?(?:\\s*(?:no|nr|number))?\\.?\\s*:?\\s*\\(?\\d[\\d\\s().-]{5,}\\d`, "i");
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
 const NUMERIC_DATE = /\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{1,2}\/\d{4}\b/;
-const TIME_RE = /\b(?:[01]?\d|2[0-3])[:h][0-5]\d\b|\b(?:kl|klo|kello|godz|ore|ora|um|at|à|a las|o)\.?\s*(?:[01]?\d|2[0-3])(?:[.:][0-5]\d)?\b|\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\bnoon\b|\bmidnight\b/i;
+const TIME_RE = new RegExp(
+	[
+		"\\b(?:[01]?\\d|2[0-3])[:h][0-5]\\d\\b",
+		"\\b(?:kl|klo|kello|godz|ore|ora|um|at|à|a las|o)\\.?\\s*(?:[01]?\\d|2[0-3])(?:[.:][0-5]\\d)?\\b",
+		"\\b\\d{1,2}(?::\\d{2})?\\s*(?:a\\.?m\\.?|p\\.?m\\.?)(?!\\w)",
+		"\\bnoon\\b|\\bmidnight\\b",
+	].join("|"),
+	"i",
+);
 const PERCENT_RE = /\d\s?%/;
 const STANDARD_RE = /\b(?:ISO|EN|IEC|DIN|NF|BS|ASTM|ANSI|IEEE|UL|FIPS|NFPA|MIL|CE|ETSI|CEN|TL|EAL|HACCP|TUPE|GMP|CPV)(?:[\s/-]+[A-Z]{1,4})*[\s-]*\d[\d.:-]*\w*|\b[A-Z]{2,}-[A-Z]{2,}-\d/;
 const MODEL_RE = /\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*[0-9])[A-Z0-9]+(?:-[A-Z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b|\b\d{2,}[A-Z]{1,4}\d*\b/;
 /** Street and number either way round, a postcode before a town, a UK or US postcode. */
-const STREET_RE = /\b\d{1,5}[a-z]?\s+(\p{Lu}\p{Ll}[\p{L}'-]*)\s+\p{Lu}\p{Ll}|(\p{Lu}[\p{L}'-]+)\.?\s+#?\d{1,4}[a-z]?(?=\s*[,;]|\s*$)|\b\d{4,5}\s+(\p{Lu}\p{Ll}+)|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}\b/gu;
+const STREET_RE = new RegExp(
+	[
+		"\\b\\d{1,5}[a-z]?\\s+(\\p{Lu}\\p{Ll}[\\p{L}'-]*)\\s+\\p{Lu}\\p{Ll}",
+		"(\\p{Lu}[\\p{L}'-]+)\\.?\\s+#?\\d{1,4}[a-z]?(?=\\s*[,;]|\\s*$)",
+		"\\b\\d{4,5}\\s+(\\p{Lu}\\p{Ll}+)",
+		"\\b[A-Z]{1,2}\\d{1,2}[A-Z]?\\s?\\d[A-Z]{2}\\b|\\b[A-Z]{2}\\s+\\d{5}\\b",
+	].join("|"),
+	"gu",
+);
 /** Words after a number that say it counts things (pieces, units, sets) in the notices' languages. */
 const COUNT_UNITS = new Set(
-	"units unit each ea pcs pc pieces piece sets set nos no qty stk stykk stück stk szt sztuk ks kpl kom kos tk pz pezzi unidad unidades unid pieza piezas bucată bucăți bucati τεμάχια τεμ db st".split(" "),
+	(
+		"units unit each ea pcs pc pieces piece sets set nos no qty stk stykk stück szt sztuk ks kpl kom kos tk pz pezzi " +
+		"unidad unidades unid pieza piezas bucată bucăți bucati τεμάχια τεμ db st"
+	).split(" "),
 );
 
 /** Small cardinals written as words ("five stages", "kolm korda päevas"); "one" is left out: it is also "a". */
@@ -197,7 +220,8 @@ function hasMoney(text: string, tokens: Token[], lw: LocaleWords): boolean {
 	if (/[$£€¥₹]\s?\d|\d\s?[$£€]/.test(text)) return true;
 	for (let i = 0; i < tokens.length; i++) {
 		const t = tokens[i]!;
-		const isCurrency = lw.currencies.has(t.word) || lw.currencies.has(t.folded) || (t.word.length === 3 && ALL_CURRENCY_CODES.has(t.word.toUpperCase()) && /\b[A-Z]{3}\b/.test(text.slice(t.at, t.at + 3)));
+		const code = t.word.length === 3 && ALL_CURRENCY_CODES.has(t.word.toUpperCase()) && /\b[A-Z]{3}\b/.test(text.slice(t.at, t.at + 3));
+		const isCurrency = lw.currencies.has(t.word) || lw.currencies.has(t.folded) || code;
 		if (!isCurrency) continue;
 		for (const k of [i - 3, i - 2, i - 1, i + 1, i + 2]) if (plainNumber(tokens[k]) || (tokens[k] && YEAR.test(tokens[k]!.word) && k === i + 1)) return true;
 	}

@@ -69,7 +69,8 @@ describe("answerExtractive", () => {
 	});
 
 	it("shows an amendment that touches the question", () => {
-		const amended = buildGrounding({ notice: { ...notice, details: { ...notice.details, amendments: [{ id: "A1", date: "2027-02-01T00:00:00Z", description: "The deadline for tenders is extended to 22 March 2027." }] } } });
+		const amendments = [{ id: "A1", date: "2027-02-01T00:00:00Z", description: "The deadline for tenders is extended to 22 March 2027." }];
+		const amended = buildGrounding({ notice: { ...notice, details: { ...notice.details, amendments } } });
 		expect(answerExtractive(amended, "When are tenders due?").answer).toContain("extended to 22 March 2027");
 		expect(answerExtractive(amended, "What warranty is needed?").answer).not.toContain("22 March 2027");
 	});
@@ -145,7 +146,11 @@ describe("answerExtractive on a German notice", () => {
 		notice: {
 			title: "Lieferung von Dienstfahrrädern für die Stadtverwaltung",
 			issuing_body: "Stadt Musterhausen",
-			description: "Die Stadt Musterhausen beschafft 24 Pedelecs für ihre Mitarbeitenden. Die Lieferung erfolgt an den Betriebshof in der Gartenstraße 12, 12345 Musterhausen. Die Laufzeit des Vertrags beträgt 48 Monate.",
+			description: [
+				"Die Stadt Musterhausen beschafft 24 Pedelecs für ihre Mitarbeitenden.",
+				"Die Lieferung erfolgt an den Betriebshof in der Gartenstraße 12, 12345 Musterhausen.",
+				"Die Laufzeit des Vertrags beträgt 48 Monate.",
+			].join(" "),
 			deadline: "2027-06-01T08:00:00Z",
 			details: { deadline_local: "2027-06-01T10:00+02:00" },
 		},

@@ -16,7 +16,8 @@ describe("llmConfigFromEnv", () => {
 	it("is off unless base URL, key and model are all set", () => {
 		expect(llmConfigFromEnv({})).toBeNull();
 		expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1", LLM_API_KEY: "k" })).toBeNull();
-		expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1/", LLM_API_KEY: "k", LLM_MODEL: "m" })).toEqual({ baseURL: "http://x/v1", apiKey: "k", model: "m", timeoutMs: 8000, retries: 2, backoffMs: 250 });
+		const expected = { baseURL: "http://x/v1", apiKey: "k", model: "m", timeoutMs: 8000, retries: 2, backoffMs: 250 };
+		expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1/", LLM_API_KEY: "k", LLM_MODEL: "m" })).toEqual(expected);
 		expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x", LLM_API_KEY: "k", LLM_MODEL: "m", LLM_TIMEOUT_MS: "1500", LLM_RETRIES: "junk" })).toMatchObject({ timeoutMs: 1500, retries: 2 });
 	});
 
@@ -76,7 +77,8 @@ describe("answer with a language model", () => {
 			req.on("end", () => {
 				bodies.push(JSON.parse(raw));
 				res.writeHead(200, { "Content-Type": "application/json" });
-				res.end(JSON.stringify({ id: "c1", object: "chat.completion", created: 0, model: "local-model-7b", choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }] }));
+				const choices = [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }];
+				res.end(JSON.stringify({ id: "c1", object: "chat.completion", created: 0, model: "local-model-7b", choices }));
 			});
 		});
 		await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
