@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DateRules } from "../../../services/opportunities/feeds/dates.ts";
-import { joinDateAndTime, parseInstant } from "../../../services/opportunities/feeds/dates.ts";
+import { joinDateAndTime, parseInstant, parseLocal } from "../../../services/opportunities/feeds/dates.ts";
 
 const EASTERN_START: DateRules = { naiveZone: "America/New_York", dateOnly: "start" };
 const EASTERN_END: DateRules = { naiveZone: "America/New_York", dateOnly: "end" };
@@ -56,5 +56,15 @@ describe("joinDateAndTime", () => {
 		expect(joinDateAndTime("2020-04-03+01:00", null)).toBe("2020-04-03+01:00");
 		expect(joinDateAndTime(null, "12:00:00Z")).toBeNull();
 		expect(joinDateAndTime("03/04/2020", "12:00")).toBeNull();
+	});
+});
+
+describe("parseLocal", () => {
+	it("keeps the wall time and offset the source wrote, or the naive zone's offset at that instant", () => {
+		expect(parseLocal("2038-01-29T13:00:00+02:00", UTC_END)).toBe("2038-01-29T13:00+02:00");
+		expect(parseLocal("2024-07-15 17:00:00", EASTERN_END)).toBe("2024-07-15T17:00-04:00");
+		expect(parseLocal("2024-01-15 17:00:00", EASTERN_END)).toBe("2024-01-15T17:00-05:00");
+		expect(parseLocal("2024-03-01", UTC_END)).toBe("2024-03-01T23:59+00:00");
+		expect(parseLocal("not a date", UTC_END)).toBeNull();
 	});
 });

@@ -186,6 +186,20 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(complete.notices[0]?.status).toBe("awarded");
 	});
 
+	it("keeps the deadline as the buyer wrote it, and a contact point given on the buyer reference alone", () => {
+		const [original] = releasesOf("ocds-evaldev-005") as [Json];
+		const release = {
+			...original,
+			parties: [],
+			buyer: { name: "Roads Agency", contactPoint: { name: "Ana Ruiz", email: "ana@roads.example", telephone: "02 9794 4795" } },
+			tender: { ...(original.tender as Json), tenderPeriod: { endDate: "2032-12-08T14:30:00+11:00" } },
+		};
+		const [n] = parseOcds(release).notices;
+		expect(n?.deadline).toBe("2032-12-08T03:30:00Z");
+		expect(n?.deadline_local).toBe("2032-12-08T14:30+11:00");
+		expect(n?.contacts).toEqual([{ name: "Ana Ruiz", email: "ana@roads.example", phone: "02 9794 4795" }]);
+	});
+
 	it("rejects unusable releases by position and keeps the rest", () => {
 		const [good] = releasesOf("ocds-evaldev-004") as [Json];
 		const out = parseOcds({
