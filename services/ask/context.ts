@@ -173,7 +173,9 @@ class Builder {
 	addText(section: Section, text: string | null, extra: { lead?: string; item?: number } = {}): void {
 		if (!text) return;
 		let lead: string | undefined;
-		for (const line of text.split(/\r?\n/)) {
+		// Paragraphs some feeds run together without a space ("plassering.Konkurransegrunnlaget") are two sentences.
+		const spaced = text.replace(/(\p{Ll}{2})\.(\p{Lu}\p{Ll})/gu, "$1. $2");
+		for (const line of spaced.split(/\r?\n/)) {
 			if (!line.trim()) {
 				lead = undefined;
 				continue;

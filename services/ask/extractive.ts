@@ -403,9 +403,13 @@ export function groundingFor(g: Grounding, question: string, history: AskTurn[] 
 	return { ...g, passages: g.passages.filter((p) => chosen.has(p)) };
 }
 
-/** A question naming nothing in particular ("what is this?"): what the notice is about. */
+/** "What does it cover?": the title and the sentences saying what the notice is about, else its opening ones. */
 function describe(g: Grounding): ExtractiveAnswer {
-	const quoted = g.passages.filter((p) => p.section === "title" || p.section === "description").slice(0, 4);
+	const index = indexOf(g);
+	const text = index.docs.filter((d) => d.passage.section === "description" || d.passage.section === "item");
+	const about = text.filter((d) => d.concepts.has("scope")).slice(0, 3);
+	const chosen = (about.length ? about : text.slice(0, 3)).map((d) => d.passage);
+	const quoted = [...g.passages.filter((p) => p.section === "title"), ...chosen].sort((a, b) => a.id - b.id);
 	if (!quoted.length) return notStated("an answer to this question", g);
 	return { answer: quoted.map(quote).join("\n"), model: EXTRACTIVE_MODEL, stated: true, quoted, fields: [] };
 }
