@@ -77,7 +77,7 @@ const STEM_CACHE_MAX = 200_000;
 function stemmerFor(lang: TextLanguage): Stemmer {
 	let s = stemmers.get(lang);
 	if (!s) {
-		s = TRUNCATED.has(lang) ? (w) => (w.length > TRUNCATE_AT ? w.slice(0, TRUNCATE_AT) : w) : createStemmer(lang);
+		s = TRUNCATED.has(lang) ? (w) => (w.length > TRUNCATE_AT ? w.slice(0, TRUNCATE_AT) : w) : createStemmer(lang as Parameters<typeof createStemmer>[0]);
 		stemmers.set(lang, s);
 	}
 	return s;

@@ -1,4 +1,5 @@
 import { type Code, parseCode } from "./codes.ts";
+import { type Concept, noticeConcepts } from "./concepts.ts";
 import { compactRuns } from "./model-number.ts";
 import { RunSet } from "./run-set.ts";
 import { type NatureAssessment, assessNature, type ItemNature } from "./nature.ts";
@@ -40,6 +41,8 @@ export interface NoticeProfile {
 	/** Compact runs of 1..4 tokens over the whole notice (model numbers in any spelling). */
 	runs: RunSet;
 	codes: Code[];
+	/** What it buys, as CPV codes (from its codes and from its title and item lines in its language). */
+	concepts: Concept[];
 	nature: NatureAssessment;
 	flags: NoticeFlags;
 }
@@ -87,7 +90,7 @@ export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	};
 	for (const c of view.categories) addCode(c.scheme, c.code);
 	for (const item of view.items) if (item.classification) addCode(item.classification.scheme, item.classification.code);
-	return { view, segments, bag, runs, codes, nature, flags: readFlags(view) };
+	return { view, segments, bag, runs, codes, concepts: noticeConcepts(view, codes), nature, flags: readFlags(view) };
 }
 
 const cache = new WeakMap<NoticeView, NoticeProfile>();

@@ -1,4 +1,5 @@
 import { type Code, parseCode } from "./codes.ts";
+import { type Concept, productConcepts } from "./concepts.ts";
 import { type ModelKeys, compactKey, keyStrength, modelKeys } from "./model-number.ts";
 import { oemAliases, oemWords } from "./oem.ts";
 import { type Quantity, extractQuantities } from "./spec-numbers.ts";
@@ -31,6 +32,8 @@ export interface ProductProfile {
 	textSeq: string[];
 	quantities: Quantity[];
 	codes: Code[];
+	/** What kind of goods it is, as CPV codes (from its codes and its name). */
+	concepts: Concept[];
 	/** A subscription, licence, support or other service item rather than goods. */
 	serviceLike: boolean;
 	refurbished: boolean;
@@ -138,6 +141,7 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 		textSeq: text.seq,
 		quantities: extractQuantities(fullText),
 		codes,
+		concepts: productConcepts(view, codes, serviceLike),
 		serviceLike,
 		refurbished: /\b(?:refurbished|remanufactured|reconditioned|recertified|renewed|pre-owned|used)\b/i.test(`${view.name} ${view.description ?? ""}`),
 	};

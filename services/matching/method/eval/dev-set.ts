@@ -55,6 +55,7 @@ interface OcdsClassification {
 
 interface OcdsRelease {
 	ocid: string;
+	language?: string;
 	date: string;
 	tag?: string[];
 	buyer?: { name?: string };
@@ -63,6 +64,7 @@ interface OcdsRelease {
 		description?: string;
 		status?: string;
 		eligibilityCriteria?: string;
+		mainProcurementCategory?: string;
 		items?: { description?: string; quantity?: number; unit?: { name?: string }; classification?: OcdsClassification; additionalClassifications?: OcdsClassification[] }[];
 	};
 }
@@ -113,6 +115,8 @@ export function loadNotices(dir: string): DevNotice[] {
 		let items: NoticeView["items"] = [];
 		let categories: NoticeView["categories"] = [];
 		let issuingBody = "";
+		let language: string | null = null;
+		let nature: NoticeView["procurementNature"];
 		let cancelled = false;
 		for (const r of releases) {
 			const t = r.tender;
@@ -121,7 +125,11 @@ export function loadNotices(dir: string): DevNotice[] {
 			if (t.title) title = t.title;
 			if (t.description) description = t.description;
 			if (t.eligibilityCriteria) eligibility = t.eligibilityCriteria;
+			// What the service's signals extractor reads first: the feed's own category.
+			const category = { goods: "goods", services: "services", works: "construction" }[t.mainProcurementCategory ?? ""];
+			if (category) nature = category as NoticeView["procurementNature"];
 			if (r.buyer?.name) issuingBody = r.buyer.name;
+			if (r.language) language = r.language;
 			if (t.items) {
 				items = t.items.map((it) => ({
 					description: it.description ?? "",
@@ -142,7 +150,7 @@ export function loadNotices(dir: string): DevNotice[] {
 			}
 		}
 		out.push({
-			view: { noticeId: ocid, title, description: eligibility ? `${description}\n\nEligibility: ${eligibility}` : description, items, categories, issuingBody },
+			view: { noticeId: ocid, title, description: eligibility ? `${description}\n\nEligibility: ${eligibility}` : description, items, categories, issuingBody, language, ...(nature ? { procurementNature: nature } : {}) },
 			cancelled,
 			releases: releases.length,
 		});
