@@ -71,6 +71,8 @@ function devSetReport(): void {
 		if (notes.length) console.log(`  ${c.tenantId}: ${notes.join("; ")}`);
 	}
 	console.log("");
+	const s1 = e.stage1;
+	console.log(`Stage 1: ${s1.retrieved} of ${s1.relevantPairs} relevant (grade >= 2) company-notice pairs had a candidate product (${((100 * s1.retrieved) / Math.max(1, s1.relevantPairs)).toFixed(1)}%)`);
 	console.log(
 		`Timing (dev set): index ${products} products of ${set.tenants.length} companies ${ms(e.timing.indexMs)}; stage 1 + stage 2 for ${set.tenants.length} x ${set.notices.length} (company, notice) pairs ${ms(e.timing.scoreMs)} (${e.timing.candidates} candidate products scored, of ${matchable * set.notices.length} possible product-notice pairs)`,
 	);

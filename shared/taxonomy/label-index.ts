@@ -22,6 +22,8 @@ interface LabelEntry {
 	code: string;
 	stems: string[];
 	total: number;
+	/** A service or works label (CPV divisions 45 and 50-98). */
+	service: boolean;
 }
 
 interface LabelIndex {
@@ -30,9 +32,14 @@ interface LabelIndex {
 	idf: Map<string, number>;
 	/** Stems long enough to be the last part of a compound word ("laborzentrifug" ends in "zentrifug"). */
 	compoundTails: Set<string>;
+	/** Stems that by themselves say "a service" (most labels holding them are services: "servic", "repar", "hire"). */
+	serviceWords: Set<string>;
 }
 
 const COMPOUND_TAIL_MIN = 5;
+const MIN_LONE_STEM = 5;
+const SERVICE_WORD_MIN_LABELS = 5;
+const SERVICE_WORD_SHARE = 0.8;
 const indexes = new Map<Language, LabelIndex>();
 
 // A label's qualifiers in brackets ("(excl. glasses)") and after "except" say what it is not.
@@ -48,7 +55,8 @@ function build(lang: Language): LabelIndex {
 		if (!label) continue;
 		const stems = [...new Set(termsOf(labelCore(label), lang as TextLanguage))].filter((s) => !/^\d+$/.test(s));
 		if (stems.length === 0) continue;
-		entries.push({ code: e.code, stems, total: 0 });
+		const division = Number(e.code.slice(0, 2));
+		entries.push({ code: e.code, stems, total: 0, service: division === 45 || division >= 50 });
 		for (const s of stems) df.set(s, (df.get(s) ?? 0) + 1);
 	}
 	const idf = new Map<string, number>();
@@ -64,7 +72,11 @@ function build(lang: Language): LabelIndex {
 			if (s.length >= COMPOUND_TAIL_MIN) compoundTails.add(s);
 		}
 	});
-	return { entries, postings, idf, compoundTails };
+	const serviceCount = new Map<string, number>();
+	for (const e of entries) if (e.service) for (const s of e.stems) serviceCount.set(s, (serviceCount.get(s) ?? 0) + 1);
+	const serviceWords = new Set<string>();
+	for (const [s, n] of serviceCount) if (n >= SERVICE_WORD_MIN_LABELS && n >= SERVICE_WORD_SHARE * (df.get(s) ?? n)) serviceWords.add(s);
+	return { entries, postings, idf, compoundTails, serviceWords };
 }
 
 function indexFor(lang: Language): LabelIndex {
@@ -124,6 +136,10 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 			if (!e) continue;
 			const matched = e.stems.filter((x) => found.has(x));
 			if (required !== null && !matched.some((x) => required.has(x))) continue;
+			// A service label needs a word of the text that says service: "port management services" is not "24-port managed switches".
+			if (e.service && !matched.some((x) => idx.serviceWords.has(x))) continue;
+			// One short word ("av", "mal", "it", "in") is a coincidence across languages, not a kind of goods.
+			if (matched.length < 2 && !matched.some((x) => x.length >= MIN_LONE_STEM)) continue;
 			const weight = matched.reduce((sum, x) => sum + (idx.idf.get(x) ?? 0), 0);
 			const coverage = e.total > 0 ? weight / e.total : 0;
 			if (coverage >= minCoverage && weight >= minWeight) hits.push({ code: e.code, coverage, weight, matched });

@@ -61,11 +61,14 @@ function fromCode(c: Code, source: ConceptSource = "code"): Concept[] {
 		}));
 }
 
+/** A label matched by one word says less than one matched by several. */
+const LONE_WORD_SHARE = 0.85;
+
 function fromText(text: string, langs: CpvLanguage[], source: ConceptSource, confidence: number, limit: number, mustHold?: string): Concept[] {
 	const out: Concept[] = [];
 	for (const lang of langs)
 		for (const h of cpvCodesForText(text, lang, { limit, mustHold }))
-			out.push({ code: h.code, depth: cpvDepth(h.code), source, confidence: (confidence * Math.min(1, h.coverage)) / Math.sqrt(h.ambiguity ?? 1), from: `"${h.matched.join(" ")}"` });
+			out.push({ code: h.code, depth: cpvDepth(h.code), source, confidence: (confidence * Math.min(1, h.coverage) * (h.matched.length >= 2 ? 1 : LONE_WORD_SHARE)) / Math.sqrt(h.ambiguity ?? 1), from: `"${h.matched.join(" ")}"` });
 	return out;
 }
 
@@ -87,7 +90,15 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	out.push(...fromText(name, ["en"], "name", 0.9, 2, headOf(name)));
 	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
 	if (desc) out.push(...fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)));
-	return dedupe(out.filter((c) => serviceLike || c.source === "code" || goodsDivision(c.code)));
+	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
+	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
+	return dedupe(
+		out.filter((c) => {
+			if (c.source === "code" || c.source === "crosswalk") return true;
+			if (!serviceLike && !goodsDivision(c.code)) return false;
+			return coded.size === 0 || coded.has(c.code.slice(0, 2));
+		}),
+	);
 }
 
 /** The last content word of an English phrase that is a word (not a figure or a model code). */

@@ -2,7 +2,7 @@ import { type Code, parseCode } from "./codes.ts";
 import { type Concept, noticeConcepts } from "./concepts.ts";
 import { compactRuns } from "./model-number.ts";
 import { RunSet } from "./run-set.ts";
-import { type NatureAssessment, assessNature, type ItemNature } from "./nature.ts";
+import { type NatureAssessment, assessNature, type ItemNature, titleReadsAsService } from "./nature.ts";
 import { type NoticeFlags, readFlags } from "./notice-flags.ts";
 import { type Quantity, extractQuantities } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, analyze, isContent, isNumeric, sentences, tokenize } from "./text.ts";
@@ -90,7 +90,14 @@ export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	};
 	for (const c of view.categories) addCode(c.scheme, c.code);
 	for (const item of view.items) if (item.classification) addCode(item.classification.scheme, item.classification.code);
-	return { view, segments, bag, runs, codes, concepts: noticeConcepts(view, codes), nature, flags: readFlags(view) };
+	const concepts = noticeConcepts(view, codes);
+	// A feed files a rental or a maintenance contract under the goods it concerns; its title says what is bought.
+	const titleCodes = concepts.filter((c) => c.source === "title").map((c) => c.code);
+	if ((nature.nature === "goods" || nature.nature === "unknown") && titleReadsAsService(view, titleCodes)) {
+		nature.nature = "services";
+		nature.evidence = `the title reads as a service ("${view.title.slice(0, 60)}")`;
+	}
+	return { view, segments, bag, runs, codes, concepts, nature, flags: readFlags(view) };
 }
 
 const cache = new WeakMap<NoticeView, NoticeProfile>();
