@@ -139,7 +139,8 @@ const CONTAINS_BONUS = 0.25;
 // The notice buys a narrower kind than the product's concept says ("electron microscopes" for a
 // product known only as "microscopes"), or a sibling kind: agreement says less than containment.
 const NARROWER_SHARE = 0.7;
-const SIBLING_SHARE = 0.6;
+// Siblings in one CPV category (5 digits: "syringes" and "cannulas") are nearly the same kind; in one group less so.
+const SIBLING_SHARE: Record<number, number> = { 2: 0.5, 3: 0.5, 4: 0.6, 5: 0.6, 6: 0.9, 7: 0.9 };
 
 export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	const max = Math.min(p.depth, n.depth);
@@ -148,7 +149,7 @@ export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	if (d < 2) return null;
 	const contains = d === n.depth && n.depth >= 3;
 	const depthStrength = DEPTH_STRENGTH[d] ?? 0;
-	const base = contains ? depthStrength + (d < 5 ? CONTAINS_BONUS : 0) : depthStrength * (d === p.depth ? NARROWER_SHARE : SIBLING_SHARE);
+	const base = contains ? depthStrength + (d < 5 ? CONTAINS_BONUS : 0) : depthStrength * (d === p.depth ? NARROWER_SHARE : (SIBLING_SHARE[d] ?? 0.5));
 	return { product: p, notice: n, depth: d, contains, strength: Math.min(1, base) * p.confidence * n.confidence };
 }
 
