@@ -3,7 +3,7 @@
 // (UNSPSC, PSC, NAICS through the crosswalks) and from the words of their name; notices from their
 // codes and from their title and item lines in the notice's own language, read through the CPV's
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
-import { detectLanguage, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
+import { detectLanguage, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import { cpvCodesForText } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
@@ -72,14 +72,26 @@ function fromText(text: string, langs: CpvLanguage[], source: ConceptSource, con
 	return out;
 }
 
+/**
+ * One concept per code. Readings of one code from several passages are independent evidence:
+ * their confidences combine as a noisy-or (a title, an item line and a sentence that all read
+ * as centrifuges are surer than one of them), up to a cap below a publisher's own code.
+ */
 function dedupe(concepts: Concept[]): Concept[] {
 	const best = new Map<string, Concept>();
 	for (const c of concepts) {
 		const prev = best.get(c.code);
-		if (!prev || c.confidence > prev.confidence) best.set(c.code, c);
+		if (!prev) best.set(c.code, c);
+		else if (prev.source === "code" || c.source === "code") best.set(c.code, prev.confidence >= c.confidence ? prev : c);
+		else {
+			const combined = Math.min(COMBINED_MAX, 1 - (1 - prev.confidence) * (1 - c.confidence));
+			best.set(c.code, { ...(prev.confidence >= c.confidence ? prev : c), confidence: combined });
+		}
 	}
 	return [...best.values()];
 }
+
+const COMBINED_MAX = 0.95;
 
 /** A product's concepts: its codes, and what its name (and the first clause of its description) say it is. */
 export function productConcepts(p: ProductView, codes: readonly Code[], serviceLike: boolean): Concept[] {
@@ -110,14 +122,22 @@ function headOf(phrase: string): string | undefined {
 
 const MAX_ITEMS = 40;
 
-/** A notice's concepts: its codes (any scheme), and its title and item lines read in its language. */
-export function noticeConcepts(n: NoticeView, codes: readonly Code[]): Concept[] {
+/** The language a notice is written in: what its feed declares, else what its title, first items and description read as. */
+export function noticeLanguage(n: NoticeView): TextLanguage {
+	const sample = [n.title, ...n.items.slice(0, 5).map((i) => i.description), n.description.slice(0, 600)].join("\n");
+	return detectLanguage(sample, n.language);
+}
+
+/** A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in its language. */
+export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage): Concept[] {
 	const out: Concept[] = [];
 	for (const c of codes) out.push(...fromCode(c));
-	const sample = [n.title, ...n.items.slice(0, 5).map((i) => i.description), n.description.slice(0, 600)].join("\n");
-	const langs = labelLanguages(detectLanguage(sample, n.language));
+	const langs = labelLanguages(lang);
 	out.push(...fromText(n.title, langs, "title", 0.9, 3));
 	for (const item of n.items.slice(0, MAX_ITEMS)) if (item.description && item.description !== n.title) out.push(...fromText(item.description, langs, "item", 0.85, 2));
+	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
+	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3))
+		out.push(...fromText(s, langs, "description", 0.6, 2));
 	return dedupe(out);
 }
 

@@ -240,7 +240,10 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		matchedCodes.push(`${codes.scheme}:${codes.noticeCode}`);
 	}
 	// Concept points count only what they add beyond the codes' own agreement.
-	const conceptPoints = concept ? POINTS.conceptMax * concept.strength : 0;
+	// In English the product's own words measure the kind directly and concepts complement them; in
+	// another language the concepts are the only reading of the kind, and carry it alone.
+	const conceptMax = n.language === "en" ? POINTS.conceptMax : POINTS.conceptMaxOtherLanguage;
+	const conceptPoints = concept ? conceptMax * concept.strength : 0;
 	if (concept && conceptPoints > (codes?.points ?? 0)) {
 		add(
 			"concept_agreement",

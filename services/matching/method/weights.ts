@@ -42,6 +42,8 @@ export const POINTS = {
 	attributeConflict: -20,
 	/** The product's and the notice's CPV concepts agree at full strength (same category, both from codes). */
 	conceptMax: 66,
+	/** ... when the notice is not in English (the catalog's language): no word of it can overlap the product's. */
+	conceptMaxOtherLanguage: 82,
 	/** The matched passage is a countable goods line ("12 each"). */
 	goodsLine: 4,
 	/** Equals are invited and the product is of the requested kind. */

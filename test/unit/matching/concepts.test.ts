@@ -47,7 +47,7 @@ describe("concepts", () => {
 
 	it("gives notices concepts from their own CPV codes and from their title in their language", () => {
 		const n = notice({ title: "Lieferung von Laborzentrifugen für das Zentrallabor", description: "", items: [], categories: [{ scheme: "CPV", code: "38000000" }] });
-		const cs = noticeConcepts(n, [parseCode("38000000", "CPV")!]);
+		const cs = noticeConcepts(n, [parseCode("38000000", "CPV")!], "de");
 		expect(cs.find((c) => c.source === "code")?.code).toBe("38000000");
 		expect(cs.some((c) => c.source === "title" && c.code.startsWith("42931"))).toBe(true);
 	});
@@ -71,7 +71,7 @@ describe("matching across languages and schemes", () => {
 		expect(idx.candidatesForNotice(n).map((c) => c.product.productId)).toContain(centrifuge.productId);
 		const r = scorePair(centrifuge, n);
 		expect(features(r)).toContain("concept_agreement");
-		expect(r.score).toBeGreaterThanOrEqual(40);
+		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 
 	it("a notice coded only in CPV agrees with a product coded only in UNSPSC", () => {

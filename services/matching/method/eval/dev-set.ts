@@ -65,6 +65,7 @@ interface OcdsRelease {
 		status?: string;
 		eligibilityCriteria?: string;
 		mainProcurementCategory?: string;
+		classification?: OcdsClassification;
 		items?: { description?: string; quantity?: number; unit?: { name?: string }; classification?: OcdsClassification; additionalClassifications?: OcdsClassification[] }[];
 	};
 }
@@ -137,16 +138,18 @@ export function loadNotices(dir: string): DevNotice[] {
 					unit: it.unit?.name ?? null,
 					classification: it.classification?.scheme && it.classification.id !== undefined ? { scheme: it.classification.scheme, code: String(it.classification.id) } : null,
 				}));
+			}
+			if (t.items || t.classification) {
 				const seen = new Set<string>();
 				categories = [];
-				for (const it of t.items)
-					for (const c of [it.classification, ...(it.additionalClassifications ?? [])]) {
+				// As the service's OCDS feed reads them: the tender's own classification first, then the items'.
+				for (const c of [t.classification, ...(t.items ?? []).flatMap((it) => [it.classification, ...(it.additionalClassifications ?? [])])]) {
 						if (!c?.scheme || c.id === undefined) continue;
 						const key = `${c.scheme}:${c.id}`;
 						if (seen.has(key)) continue;
 						seen.add(key);
 						categories.push({ scheme: c.scheme, code: String(c.id) });
-					}
+				}
 			}
 		}
 		out.push({
