@@ -37,7 +37,7 @@ interface LabelIndex {
 }
 
 const COMPOUND_TAIL_MIN = 5;
-const MIN_LONE_STEM = 5;
+const MIN_LONE_STEM = 4;
 const SERVICE_WORD_MIN_LABELS = 5;
 const SERVICE_WORD_SHARE = 0.8;
 const indexes = new Map<Language, LabelIndex>();
@@ -168,6 +168,12 @@ export function cpvCodesForText(text: string, lang: Language, query?: LabelQuery
 /** Whether a lower-case word names something in the CPV's labels (itself or as the head of a compound): a word about goods or services, not a place, a reference or procedure wording. */
 export function isLabelWord(word: string, lang: Language = "en"): boolean {
 	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang)).length > 0;
+}
+
+/** How much a word says about a kind of goods: the rarity among CPV labels of the label stem it stands for (0 when no label uses it). */
+export function labelWordWeight(word: string, lang: Language = "en"): number {
+	const idx = indexFor(lang);
+	return Math.max(0, ...expand(foldOf(stemOf(word, lang as TextLanguage)), idx).map((s) => idx.idf.get(s) ?? 0));
 }
 
 /** A word's folded stem in a label language (for callers that already hold words). */

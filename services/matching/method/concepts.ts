@@ -5,7 +5,7 @@
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
 import { detectLanguage, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
-import { cpvCodesForText } from "../../../shared/taxonomy/label-index.ts";
+import { cpvCodesForText, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
 
@@ -103,7 +103,7 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
 	if (desc) out.push(...fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)));
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
-	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
+	const coded = new Set(out.filter((c) => c.source === "code" || (c.source === "crosswalk" && c.confidence >= SURE_CROSSWALK)).map((c) => c.code.slice(0, 2)));
 	return dedupe(
 		out.filter((c) => {
 			if (c.source === "code" || c.source === "crosswalk") return true;
@@ -113,12 +113,21 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	);
 }
 
-/** The last content word of an English phrase that is a word (not a figure or a model code). */
+/**
+ * The last content word of an English phrase that names a kind of goods: a word, not a figure or a
+ * model code, that the CPV's labels use and not in most of them ("system", "unit" and "set" end
+ * many names and say nothing; "shelving system" is shelving).
+ */
 function headOf(phrase: string): string | undefined {
 	return termsOf(phrase, "en")
-		.filter((t) => /^[a-z]{3,}$/.test(t))
+		.filter((t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t) >= HEAD_MIN_WEIGHT)
 		.at(-1);
 }
+
+const HEAD_MIN_WEIGHT = 4;
+
+/** A crosswalk mapping this sure fixes the product's division as its own CPV code would. */
+const SURE_CROSSWALK = 0.85;
 
 const MAX_ITEMS = 40;
 
