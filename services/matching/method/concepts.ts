@@ -147,6 +147,9 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
 	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3))
 		out.push(...fromText(s, langs, "description", 0.6, 2));
+	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
+	const coded = out.filter((c) => c.source === "code");
+	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code))) return dedupe(out.filter((c) => c.source === "code" || !goodsDivision(c.code)));
 	return dedupe(out);
 }
 

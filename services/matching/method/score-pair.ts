@@ -6,7 +6,7 @@ import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { type ProductProfile, productProfile } from "./product-profile.ts";
 import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
-import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem } from "./text.ts";
+import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem, stemSet } from "./text.ts";
 import { conflictingAttributes } from "./vocabulary.ts";
 import type { NoticeView, PairScore, ProductView, RationaleEntry } from "./types.ts";
 import { FACTORS, POINTS } from "./weights.ts";
@@ -55,13 +55,12 @@ function descriptive(word: string): boolean {
 
 // Nouns that name a product only together with the word before them ("access point", "safety
 // cabinet", "management card"): alone they say nothing ("delivery points", "field cabinets").
-const AMBIGUOUS_HEADS = new Set(["point", "cabinet", "card", "station", "terminal", "panel", "box", "set", "kit", "device", "unit", "display", "controller", "gateway", "module", "platform", "base", "stand"]);
+const AMBIGUOUS_HEADS = stemSet("point cabinet card station terminal panel box set kit device unit display controller gateway module platform base stand");
 
 // Things bought for a product rather than the product: a head noun followed by one of these
 // ("defibrillator pads", "laptop batteries") names an accessory, unless the product is one.
-const ACCESSORY_NOUNS = new Set(
-	"pad battery batterie charger cable cord mount bracket case cover tip filter bulb cartridge toner ink reagent spare part accessory consumable holster strap cart dock cradle adapter electrode lens rotor bucket shelf rack tray sleeve stylus pen label ribbon screen protector"
-		.split(" "),
+const ACCESSORY_NOUNS = stemSet(
+	"pad battery batterie charger cable cord mount bracket case cover tip filter bulb cartridge toner ink reagent spare part accessory consumable holster strap cart dock cradle adapter electrode lens rotor bucket shelf rack tray sleeve stylus pen label ribbon screen protector",
 );
 
 // One product meets thousands of notices: its head's pattern and each passage's normalized text
