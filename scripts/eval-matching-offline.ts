@@ -13,13 +13,14 @@ import { DIGEST_MIN_SCORE } from "../services/matching/method/weights.ts";
 // stage 1 + stage 2 and a BM25 baseline over the labeled dev set, then a synthetic scale check
 // showing that stage 1 keeps single matches far below a full scan.
 //
-//   node_modules/.bin/node --import tsx scripts/eval-matching-offline.ts [--details] [--no-scale] [--min-score N]
+//   node_modules/.bin/node --import tsx scripts/eval-matching-offline.ts [--set DIR] [--details] [--no-scale] [--min-score N]
 
 const args = process.argv.slice(2);
 const details = args.includes("--details");
 const minScoreArg = args.indexOf("--min-score");
 const digestMinScore = minScoreArg >= 0 ? Number(args[minScoreArg + 1]) : DIGEST_MIN_SCORE;
-const devDir = join(import.meta.dirname, "..", "..", "shared", "eval", "dev");
+const setArg = args.indexOf("--set");
+const devDir = setArg >= 0 ? (args[setArg + 1] ?? "") : join(import.meta.dirname, "..", "..", "shared", "eval", "dev");
 
 const f3 = (x: number) => x.toFixed(3);
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
@@ -70,6 +71,8 @@ function devSetReport(): void {
 		if (notes.length) console.log(`  ${c.tenantId}: ${notes.join("; ")}`);
 	}
 	console.log("");
+	const s1 = e.stage1;
+	console.log(`Stage 1: ${s1.retrieved} of ${s1.relevantPairs} relevant (grade >= 2) company-notice pairs had a candidate product (${((100 * s1.retrieved) / Math.max(1, s1.relevantPairs)).toFixed(1)}%)`);
 	console.log(
 		`Timing (dev set): index ${products} products of ${set.tenants.length} companies ${ms(e.timing.indexMs)}; stage 1 + stage 2 for ${set.tenants.length} x ${set.notices.length} (company, notice) pairs ${ms(e.timing.scoreMs)} (${e.timing.candidates} candidate products scored, of ${matchable * set.notices.length} possible product-notice pairs)`,
 	);

@@ -10,17 +10,20 @@ export interface Caller {
 	call<T>(action: string, params: object): Promise<T>;
 }
 
+// Handlers declare their service's state as `this` (`function (this: State, ctx)`); S is
+// inferred from it, so no service needs `this: any`.
+
 /**
  * An action that serves one contract operation: its params are validated with the
  * operation's schemas (ZodValidator) and it answers the operation's success status.
  */
-export function operationAction<P = any>(op: Operation, handler: (this: any, ctx: OpContext<P>) => unknown): ActionSchema {
+export function operationAction<P = any, S = unknown>(op: Operation, handler: (this: S, ctx: OpContext<P>) => unknown): ActionSchema {
 	const status = op.status ?? 200;
 	const input = actionInput(op);
 	return {
 		input: () => input,
 		async handler(this: unknown, ctx: OpContext<P>) {
-			const result = await handler.call(this, ctx);
+			const result = await handler.call(this as S, ctx);
 			if (status !== 200) ctx.meta.$statusCode = status;
 			if (status === 201) {
 				// The created resource's address, e.g. /api/v1/api-keys/<id>.
@@ -34,7 +37,12 @@ export function operationAction<P = any>(op: Operation, handler: (this: any, ctx
 }
 
 /** An internal action (not routed) whose params are validated with a zod schema. */
-export function validatedAction<P = any>(input: z.ZodType, handler: (this: any, ctx: OpContext<P>) => unknown, extra: Partial<ActionSchema> = {}): ActionSchema {
-	return { visibility: "public", ...extra, input: () => input, handler } as ActionSchema;
+export function validatedAction<P = any, S = unknown>(
+	input: z.ZodType,
+	handler: (this: S, ctx: OpContext<P>) => unknown,
+	extra: Partial<ActionSchema> = {},
+): ActionSchema {
+	// Moleculer calls the handler with the service instance, which holds the state S declares.
+	return { visibility: "public", ...extra, input: () => input, handler } as unknown as ActionSchema;
 }
 

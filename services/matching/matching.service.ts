@@ -10,6 +10,7 @@ import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { BULK_PRIORITY, QUEUES, startWorker } from "../../shared/queue.ts";
 import { MatchingEngine } from "./engine.ts";
 import { dropRetiredMatchingIndexes, matchingModels, type MatchingModels } from "./models.ts";
+import { rekeyPhrases } from "./rules/rekey.ts";
 import { LearnJob, LearnedRules } from "./rules/actions.ts";
 
 // matching: consumes the catalog's indexing requests and ingestion's matching requests (both
@@ -62,6 +63,8 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.m = matchingModels(this.conn);
 		await syncIndexes(this.conn);
 		await dropRetiredMatchingIndexes(this.m);
+		const rekeyed = await rekeyPhrases(this.conn, this.m);
+		if (!rekeyed.skipped) this.logger.info(rekeyed, "learned phrase keys rewritten to the current stems");
 		this.claims = redisClaims("matching-backlog", BACKLOG_LEASE_MS);
 		this.engine = new MatchingEngine(this.m, this.broker as unknown as Caller, this.claims);
 		await this.engine.sync();

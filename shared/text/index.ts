@@ -52,6 +52,22 @@ export function wordsOf(text: string): string[] {
 
 const sentenceSegmenters = new Map<string, Intl.Segmenter>();
 
+// Tokens that end with a period without ending a sentence (ICU's segmenter, as Node ships it,
+// has no abbreviation suppressions: it would end one after "e.g.", "Mr." or "No.").
+const ABBREVIATIONS = new Set([
+	"no", "nos", "nr", "inc", "co", "corp", "ltd", "llc", "st", "mr", "mrs", "ms", "dr", "jr", "sr", "vs", "approx", "fig",
+	"ref", "rev", "vol", "sec", "art", "para", "dept", "govt", "est", "min", "max", "tel", "ft", "lb", "oz", "cf", "al", "ca",
+	"pt", "pp", "ext", "ave", "blvd", "rd", "bldg", "rm", "ste", "mt", "etc", "incl", "excl", "z.b", "bzw", "ggf", "evt", "ev",
+]);
+
+function endsWithAbbreviation(sentence: string): boolean {
+	const token = sentence.slice(sentence.lastIndexOf(" ") + 1).replace(/^["'(\[]+/, "").replace(/\.$/, "");
+	if (token.length === 0 || !sentence.endsWith(".")) return false;
+	if (/^\p{Lu}$/u.test(token)) return true; // an initial
+	if (/^(?:\p{L}\.){1,5}\p{L}?$/u.test(token)) return true; // U.S, e.g, p.m
+	return ABBREVIATIONS.has(token.toLowerCase());
+}
+
 /** Sentences of a text; a line break also ends one (notices list requirements line by line). */
 export function sentencesOf(text: string, lang: TextLanguage = "en"): string[] {
 	let seg = sentenceSegmenters.get(lang);
@@ -61,10 +77,17 @@ export function sentencesOf(text: string, lang: TextLanguage = "en"): string[] {
 	}
 	const out: string[] = [];
 	for (const line of text.split(/\r?\n|\u2028|\u2029/)) {
+		let pending = "";
 		for (const s of seg.segment(line)) {
 			const t = s.segment.trim();
-			if (t) out.push(t);
+			if (!t) continue;
+			pending = pending ? `${pending} ${t}` : t;
+			if (!endsWithAbbreviation(pending)) {
+				out.push(pending);
+				pending = "";
+			}
 		}
+		if (pending) out.push(pending);
 	}
 	return out;
 }
@@ -77,7 +100,7 @@ const STEM_CACHE_MAX = 200_000;
 function stemmerFor(lang: TextLanguage): Stemmer {
 	let s = stemmers.get(lang);
 	if (!s) {
-		s = TRUNCATED.has(lang) ? (w) => (w.length > TRUNCATE_AT ? w.slice(0, TRUNCATE_AT) : w) : createStemmer(lang);
+		s = TRUNCATED.has(lang) ? (w) => (w.length > TRUNCATE_AT ? w.slice(0, TRUNCATE_AT) : w) : createStemmer(lang as Parameters<typeof createStemmer>[0]);
 		stemmers.set(lang, s);
 	}
 	return s;
@@ -96,6 +119,11 @@ export function stemOf(word: string, lang: TextLanguage = "en"): string {
 }
 
 const stopSets = new Map<TextLanguage, ReadonlySet<string>>();
+
+/** The function words of a language (the stopword package's list), for callers that fold them further. */
+export function stopwordsOf(lang: TextLanguage = "en"): readonly string[] {
+	return stopwordLists[STOPWORD_LIST[lang]] ?? [];
+}
 
 /** Whether a lower-case word is a function word of the language (the stopword package's list). */
 export function isStopword(word: string, lang: TextLanguage = "en"): boolean {

@@ -1,6 +1,8 @@
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectServiceDb } from "../../shared/mongo.ts";
+import { QUEUES } from "../../shared/queue.ts";
+import { drained, queueOf } from "../support/faults.ts";
 import { cli, ROOT, waitFor } from "../support/processes.ts";
 import { api, apiKey, companyWithSession, dropTestDatabases, startStack, type Company, type Stack } from "../support/stack.ts";
 
@@ -69,7 +71,15 @@ describe("matching pipeline", () => {
 		const conn = await connectServiceDb("opportunities");
 		try {
 			const stamps = async () => new Map((await conn.collection("opportunities").find({ tenant_id: acme.tenantId }).project({ updated_at: 1 }).toArray()).map((d) => [d._id, String(d.updated_at)]));
-			// The other notices' matching may still be landing: start from a quiet moment.
+			// The other notices' matching may still be landing: start from drained queues and a quiet moment.
+			for (const name of [QUEUES.noticeMatch, QUEUES.productIndex]) {
+				const queue = queueOf(name);
+				try {
+					await drained(queue);
+				} finally {
+					await queue.disconnect();
+				}
+			}
 			let before = await stamps();
 			for (let quiet = 0; quiet < 3; ) {
 				await new Promise((r) => setTimeout(r, 500));

@@ -1,3 +1,4 @@
+import { isStopword } from "../../../shared/text/index.ts";
 import { normalizeText } from "./text.ts";
 
 // The baseline the method is measured against: plain BM25 keyword search, as a saved search
@@ -5,12 +6,8 @@ import { normalizeText } from "./text.ts";
 // a company's score for a notice is its best product query's score. No stemming, no synonyms,
 // no codes: exactly what a keyword alert gives a user.
 
-const ENGLISH_STOPWORDS = new Set(
-	"a an and or of the to in on at by for from with as is are was were be been this that these those it its".split(" "),
-);
-
 export function bm25Tokens(text: string): string[] {
-	return (normalizeText(text).match(/[a-z0-9]+/g) ?? []).filter((t) => !ENGLISH_STOPWORDS.has(t));
+	return (normalizeText(text).match(/[a-z0-9]+/g) ?? []).filter((t) => !isStopword(t, "en"));
 }
 
 export class Bm25 {

@@ -18,6 +18,8 @@ const SCHEME_ALIASES: Record<string, CodeScheme> = {
 	NAICS: "NAICS",
 	PSC: "PSC",
 	FSC: "PSC",
+	// Canada's GSIN goods codes are the US Federal Supply Classification behind an "N" (N7010 = FSC 7010).
+	GSIN: "PSC",
 };
 
 /** A code from a notice (scheme given) or a catalog ("SCHEME:code", or a bare code read by its shape: 8 digits UNSPSC, 8+check digit CPV, 4 characters PSC, other 2-6 digits NAICS). */
@@ -51,7 +53,8 @@ export function parseCode(raw: string, schemeHint?: string | null): Code | null 
 			return d.length >= 2 && d.length <= 6 ? { scheme, code: d } : null;
 		}
 		case "PSC": {
-			const c = text.toUpperCase().replace(/[^A-Z0-9]/g, "");
+			const gsin = /^N(\d{4})/i.exec(text);
+			const c = gsin?.[1] ?? text.toUpperCase().replace(/[^A-Z0-9]/g, "");
 			return c.length === 4 ? { scheme, code: c } : null;
 		}
 	}

@@ -36,6 +36,24 @@ function itemNature(item: NoticeView["items"][number]): ItemNature {
 	return textNature(item.description) ?? "goods";
 }
 
+/**
+ * The title says the notice buys a service ("Rental of generators", "Preventative maintenance and
+ * calibration services of balances", "Servicio de mantenimiento y reparación de impresoras"), in
+ * English words or, in any language, because every CPV label it reads as is a service.
+ */
+export function titleReadsAsService(notice: NoticeView, titleConcepts: readonly string[]): boolean {
+	const title = notice.title.toLowerCase();
+	if (GOODS_WORDS.test(title)) return false;
+	// What the title's phrase is about comes first ("Rental of ..."), or is "services of/for ...";
+	// a service named after the goods ("balances with calibration") leaves them goods.
+	if (SERVICE_LEAD.test(title) || /\bservices?\s+(?:of|for|to)\b/.test(title)) return true;
+	const best = titleConcepts[0];
+	return best !== undefined && codeNature({ scheme: "CPV", code: best }) === "services";
+}
+
+const SERVICE_LEAD =
+	/^[^a-z]*(?:[a-z]+\s+-\s+)?(?:rental|hire|lease|leasing|maintenance|repairs?|servic\w*|calibration|inspection|preventa?t?ive maintenance|cleaning|disposal|training)\b/;
+
 export function assessNature(notice: NoticeView): NatureAssessment {
 	const items = notice.items.map(itemNature);
 	const title = notice.title.toLowerCase();

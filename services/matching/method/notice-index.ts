@@ -1,4 +1,5 @@
 import { indexPrefixes } from "./codes.ts";
+import { conceptKeys } from "./concepts.ts";
 import { modelLikeRuns } from "./model-number.ts";
 import { noticeProfile } from "./notice-profile.ts";
 import { PostingIndex } from "./postings.ts";
@@ -12,7 +13,7 @@ import type { NoticeView, ProductView } from "./types.ts";
 // product-line identifiers, head nouns, maker and codes. Very common words are skipped, so one
 // probe never walks a large share of the collection.
 
-export const NOTICE_KEY_WEIGHTS = { model: 10, line: 6, head: 4, headInDescription: 2, word: 1, oem: 2 } as const;
+export const NOTICE_KEY_WEIGHTS = { model: 10, line: 6, head: 4, headInDescription: 2, word: 1, oem: 2, concept: 4 } as const;
 
 function codeWeight(prefix: string): number {
 	const [scheme, code = ""] = prefix.split(":");
@@ -29,7 +30,12 @@ export class NoticeIndex {
 	private index = new PostingIndex<NoticeView>();
 
 	constructor(
-		readonly options: { maxCandidates: number; minRetrieval: number; maxWordShare: number } = { maxCandidates: 2000, minRetrieval: 4, maxWordShare: 0.25 },
+		readonly options: { maxCandidates: number; minRetrieval: number; maxWordShare: number; maxConceptShare: number } = {
+			maxCandidates: 2000,
+			minRetrieval: 4,
+			maxWordShare: 0.25,
+			maxConceptShare: 0.05,
+		},
 	) {}
 
 	get size(): number {
@@ -50,6 +56,7 @@ export class NoticeIndex {
 			for (const r of modelLikeRuns(tokenize(seg.text))) keys.add(`r:${r}`);
 		}
 		for (const c of n.codes) for (const prefix of indexPrefixes(c)) keys.add(`c:${prefix}`);
+		for (const c of n.concepts) for (const k of conceptKeys(c)) keys.add(k);
 		this.index.put(notice.noticeId, notice, keys);
 	}
 
@@ -76,9 +83,12 @@ export class NoticeIndex {
 			put(`d:${a}`, NOTICE_KEY_WEIGHTS.oem);
 		}
 		for (const c of p.codes) for (const prefix of indexPrefixes(c)) put(`c:${prefix}`, codeWeight(prefix));
+		for (const c of p.concepts) for (const k of conceptKeys(c)) put(k, NOTICE_KEY_WEIGHTS.concept);
+		// A broad CPV group ("computer equipment") is held by a large share of notices; narrower ones decide.
+		const conceptCap = Math.max(200, Math.floor(this.index.size * this.options.maxConceptShare));
 		const cap = Math.max(1000, Math.floor(this.index.size * this.options.maxWordShare));
 		return this.index
-			.gather(probes, { limit, minScore: this.options.minRetrieval, maxList: (key) => (key.startsWith("t:") || key.startsWith("d:") ? cap : Number.POSITIVE_INFINITY) })
+			.gather(probes, { limit, minScore: this.options.minRetrieval, maxList: (key) => (key.startsWith("k:") ? conceptCap : key.startsWith("t:") || key.startsWith("d:") ? cap : Number.POSITIVE_INFINITY) })
 			.map((g) => ({ notice: g.doc, retrieval: g.score }));
 	}
 }

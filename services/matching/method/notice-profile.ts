@@ -1,7 +1,9 @@
 import { type Code, parseCode } from "./codes.ts";
+import { type Concept, noticeConcepts, noticeLanguage } from "./concepts.ts";
+import type { TextLanguage } from "../../../shared/text/index.ts";
 import { compactRuns } from "./model-number.ts";
 import { RunSet } from "./run-set.ts";
-import { type NatureAssessment, assessNature, type ItemNature } from "./nature.ts";
+import { type NatureAssessment, assessNature, type ItemNature, titleReadsAsService } from "./nature.ts";
 import { type NoticeFlags, readFlags } from "./notice-flags.ts";
 import { type Quantity, extractQuantities } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, analyze, isContent, isNumeric, sentences, tokenize } from "./text.ts";
@@ -40,6 +42,10 @@ export interface NoticeProfile {
 	/** Compact runs of 1..4 tokens over the whole notice (model numbers in any spelling). */
 	runs: RunSet;
 	codes: Code[];
+	/** The language its text is in (declared by the feed, else detected). */
+	language: TextLanguage;
+	/** What it buys, as CPV codes (from its codes and from its title and item lines in its language). */
+	concepts: Concept[];
 	nature: NatureAssessment;
 	flags: NoticeFlags;
 }
@@ -87,7 +93,15 @@ export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	};
 	for (const c of view.categories) addCode(c.scheme, c.code);
 	for (const item of view.items) if (item.classification) addCode(item.classification.scheme, item.classification.code);
-	return { view, segments, bag, runs, codes, nature, flags: readFlags(view) };
+	const language = noticeLanguage(view);
+	const concepts = noticeConcepts(view, codes, language);
+	// A feed files a rental or a maintenance contract under the goods it concerns; its title says what is bought.
+	const titleCodes = concepts.filter((c) => c.source === "title").map((c) => c.code);
+	if ((nature.nature === "goods" || nature.nature === "unknown") && titleReadsAsService(view, titleCodes)) {
+		nature.nature = "services";
+		nature.evidence = `the title reads as a service ("${view.title.slice(0, 60)}")`;
+	}
+	return { view, segments, bag, runs, codes, language, concepts, nature, flags: readFlags(view) };
 }
 
 const cache = new WeakMap<NoticeView, NoticeProfile>();

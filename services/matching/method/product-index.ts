@@ -1,4 +1,5 @@
 import { indexPrefixes } from "./codes.ts";
+import { conceptKeys } from "./concepts.ts";
 import { noticeProfile } from "./notice-profile.ts";
 import { PostingIndex } from "./postings.ts";
 import { productProfile } from "./product-profile.ts";
@@ -11,7 +12,7 @@ import type { NoticeView, ProductView } from "./types.ts";
 // are not indexed at all, so they can never be candidates.
 
 /** Weight of each kind of key: a model number says far more than a shared word. */
-export const PRODUCT_KEY_WEIGHTS = { model: 10, line: 6, oem: 2, head: 4, word: 1 } as const;
+export const PRODUCT_KEY_WEIGHTS = { model: 10, line: 6, oem: 2, head: 4, word: 1, concept: 4 } as const;
 
 function codeWeight(prefix: string): number {
 	const [scheme, code = ""] = prefix.split(":");
@@ -55,6 +56,7 @@ export class ProductIndex {
 		// The other words of the name order candidates that share the head noun.
 		for (const w of p.nameWords) keys.push(`w:${w}`);
 		for (const c of p.codes) for (const prefix of indexPrefixes(c)) keys.push(`c:${prefix}`);
+		for (const c of p.concepts) keys.push(...conceptKeys(c));
 		this.index.put(product.productId, product, keys);
 	}
 
@@ -81,6 +83,7 @@ export class ProductIndex {
 			}
 		}
 		for (const c of n.codes) for (const prefix of indexPrefixes(c)) put(`c:${prefix}`, codeWeight(prefix));
+		for (const c of n.concepts) for (const k of conceptKeys(c)) put(k, PRODUCT_KEY_WEIGHTS.concept);
 		return this.index
 			.gather(probes, { limit, minScore: this.options.minRetrieval })
 			.map((g) => ({ product: g.doc, retrieval: g.score }));

@@ -1,8 +1,9 @@
 import { type Code, parseCode } from "./codes.ts";
+import { type Concept, productConcepts } from "./concepts.ts";
 import { type ModelKeys, compactKey, keyStrength, modelKeys } from "./model-number.ts";
 import { oemAliases, oemWords } from "./oem.ts";
 import { type Quantity, extractQuantities } from "./spec-numbers.ts";
-import { GENERIC, STOPWORDS, analyze, hasDigit, normalizeText, rawTokens, stem } from "./text.ts";
+import { GENERIC, STOPWORDS, analyze, hasDigit, normalizeText, rawTokens, stem, stemSet } from "./text.ts";
 import type { ProductView } from "./types.ts";
 import { abbreviationsEndingWith } from "./vocabulary.ts";
 
@@ -31,16 +32,18 @@ export interface ProductProfile {
 	textSeq: string[];
 	quantities: Quantity[];
 	codes: Code[];
+	/** What kind of goods it is, as CPV codes (from its codes and its name). */
+	concepts: Concept[];
 	/** A subscription, licence, support or other service item rather than goods. */
 	serviceLike: boolean;
 	refurbished: boolean;
 }
 
 // Words that end a product name without saying what the product is ("Rack-Mount", "LCD", "Bundle").
-const NON_HEAD = new Set(
-	"mount mounted rack tower lcd led online edition version advantage essential essentials bundle platform series kit touch smart fully semi plus pro max mini ready based internal external".split(" "),
+const NON_HEAD = stemSet(
+	"mount mounted rack tower lcd led online edition version advantage essential essentials bundle platform series kit touch smart fully semi plus pro max mini ready based internal external",
 );
-const SERVICE_HEADS = new Set(["subscription", "license", "licence", "support", "warranty", "service", "training", "maintenance", "renewal", "contract"]);
+const SERVICE_HEADS = stemSet("subscription license licence support warranty service training maintenance renewal contract");
 // Short tokens with a digit that are still words ("CO2", "O2").
 const WORDLIKE = /^[a-z]{1,2}\d$/;
 const UNITLIKE =
@@ -138,6 +141,7 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 		textSeq: text.seq,
 		quantities: extractQuantities(fullText),
 		codes,
+		concepts: productConcepts(view, codes, serviceLike),
 		serviceLike,
 		refurbished: /\b(?:refurbished|remanufactured|reconditioned|recertified|renewed|pre-owned|used)\b/i.test(`${view.name} ${view.description ?? ""}`),
 	};

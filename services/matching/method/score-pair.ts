@@ -1,10 +1,12 @@
 import { bestAgreement } from "./codes.ts";
+import { isLabelWord } from "../../../shared/taxonomy/label-index.ts";
+import { bestConceptAgreement } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { type ProductProfile, productProfile } from "./product-profile.ts";
 import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
-import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem } from "./text.ts";
+import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem, stemSet } from "./text.ts";
 import { conflictingAttributes } from "./vocabulary.ts";
 import type { NoticeView, PairScore, ProductView, RationaleEntry } from "./types.ts";
 import { FACTORS, POINTS } from "./weights.ts";
@@ -35,18 +37,30 @@ const SEGMENT_LABEL: Record<Segment["kind"], string> = { title: "title", item: "
 
 /** Distinctive words of a passage: what a careful reader would check the product against. */
 function distinctive(seg: Segment, p: ProductProfile): string[] {
-	return seg.words.filter((t) => !p.oemWords.has(t));
+	return seg.words.filter((t) => !p.oemWords.has(t) && (p.textBag.has(t) || descriptive(t)));
+}
+
+// Real titles carry reference numbers, places and procedure wording ("Notice of Proposed
+// Procurement (NPP) ... Calgary"): only words the CPV's labels use describe what is bought.
+const descriptiveCache = new Map<string, boolean>();
+function descriptive(word: string): boolean {
+	let known = descriptiveCache.get(word);
+	if (known === undefined) {
+		known = !/\d/.test(word) && isLabelWord(word);
+		if (descriptiveCache.size > 50_000) descriptiveCache.clear();
+		descriptiveCache.set(word, known);
+	}
+	return known;
 }
 
 // Nouns that name a product only together with the word before them ("access point", "safety
 // cabinet", "management card"): alone they say nothing ("delivery points", "field cabinets").
-const AMBIGUOUS_HEADS = new Set(["point", "cabinet", "card", "station", "terminal", "panel", "box", "set", "kit", "device", "unit", "display", "controller", "gateway", "module", "platform", "base", "stand"]);
+const AMBIGUOUS_HEADS = stemSet("point cabinet card station terminal panel box set kit device unit display controller gateway module platform base stand");
 
 // Things bought for a product rather than the product: a head noun followed by one of these
 // ("defibrillator pads", "laptop batteries") names an accessory, unless the product is one.
-const ACCESSORY_NOUNS = new Set(
-	"pad battery batterie charger cable cord mount bracket case cover tip filter bulb cartridge toner ink reagent spare part accessory consumable holster strap cart dock cradle adapter electrode lens rotor bucket shelf rack tray sleeve stylus pen label ribbon screen protector"
-		.split(" "),
+const ACCESSORY_NOUNS = stemSet(
+	"pad battery batterie charger cable cord mount bracket case cover tip filter bulb cartridge toner ink reagent spare part accessory consumable holster strap cart dock cradle adapter electrode lens rotor bucket shelf rack tray sleeve stylus pen label ribbon screen protector",
 );
 
 // One product meets thousands of notices: its head's pattern and each passage's normalized text
@@ -191,6 +205,10 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	const named = identity !== null && !identity.weak;
 	const exactNamed = identity !== null && (identity.kind === "model" || identity.kind === "model base") && named;
 
+	// The same kind of goods by CPV concept, across schemes and languages. Where both sides are coded
+	// in one scheme, their own agreement is more precise than any translation and decides alone.
+	const sameScheme = p.codes.some((pc) => n.codes.some((nc) => nc.scheme === pc.scheme));
+	const concept = sameScheme ? null : bestConceptAgreement(p.concepts, n.concepts);
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
 		const what = best.head ? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}` : "no head noun";
@@ -219,6 +237,19 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	if (codes) {
 		add("code_agreement", codes.points, `${codes.scheme} ${codes.level} agrees (product ${codes.productCode}, notice ${codes.noticeCode})`);
 		matchedCodes.push(`${codes.scheme}:${codes.noticeCode}`);
+	}
+	// Concept points count only what they add beyond the codes' own agreement.
+	// In English the product's own words measure the kind directly and concepts complement them; in
+	// another language the concepts are the only reading of the kind, and carry it alone.
+	const conceptMax = n.language === "en" ? POINTS.conceptMax : POINTS.conceptMaxOtherLanguage;
+	const conceptPoints = concept ? conceptMax * concept.strength : 0;
+	if (concept && conceptPoints > (codes?.points ?? 0)) {
+		add(
+			"concept_agreement",
+			conceptPoints - (codes?.points ?? 0),
+			`CPV ${concept.depth} digits agree${concept.contains ? " (the notice's kind includes the product)" : ""}: product ${concept.product.code} from ${concept.product.from}, notice ${concept.notice.code} from ${concept.notice.from}`,
+		);
+		matchedCodes.push(`CPV:${concept.notice.code}`);
 	}
 	const evidence = named || (best?.head ?? null) !== null || (codes?.points ?? 0) >= 12;
 	if (oem && evidence) {

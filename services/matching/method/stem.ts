@@ -1,4 +1,7 @@
-// Plural folding and British/US spelling, shared by every comparison in the method.
+import { stemOf } from "../../../shared/text/index.ts";
+
+// Why: every comparison in the method folds words the same way: British spellings to US ones
+// (a UK notice and a US catalog agree), then the Snowball English stemmer of shared/text.
 
 // British spellings folded to one form so a UK notice and a US catalog agree.
 export const SPELLING: Record<string, string> = {
@@ -27,22 +30,14 @@ export const SPELLING: Record<string, string> = {
 	tonnes: "tons",
 };
 
-const STEM_KEEP = new Set([
-	"series", "species", "gas", "lens", "chassis", "plus", "status", "bus", "campus", "virus", "analysis", "basis", "axis", "its", "this",
-	"mbps", "gbps", "kbps", "fps", "ips", "gps", "ups", "os", "ios", "dns", "news", "physics", "optics", "electronics", "diagnostics",
-	"analytics", "logistics", "always", "various", "previous", "serious", "numerous", "yes", "less", "unless", "across", "process",
-	"access", "wireless", "stainless", "glass", "mass", "class", "pass", "address", "thickness", "brightness", "hardness",
-]);
-
-/** Plural and a few inflections folded: "switches" -> "switch", "batteries" -> "battery". */
+/** "switches" -> "switch", "batteries" -> "batteri": the Snowball stem of the US spelling; figures and codes stay as they are. */
 export function stem(token: string): string {
-	let t = SPELLING[token] ?? token;
-	if (t.length <= 3 || /\d/.test(t) || STEM_KEEP.has(t)) return t;
-	if (t === "optics") return "optic";
-	if (t.endsWith("ies") && t.length > 4) return `${t.slice(0, -3)}y`;
-	if (/(ss|x|ch|sh|z)es$/.test(t)) return t.slice(0, -2);
-	if (t.endsWith("ss") || t.endsWith("us") || t.endsWith("is")) return t;
-	if (t.endsWith("s")) t = t.slice(0, -1);
-	return t;
+	const t = SPELLING[token] ?? token;
+	if (t.length <= 3 || /\d/.test(t)) return t;
+	return stemOf(t, "en");
 }
 
+/** A list of words as the stems the method compares ("battery pad" -> {"batteri", "pad"}). */
+export function stemSet(words: string): ReadonlySet<string> {
+	return new Set(words.split(/\s+/).filter(Boolean).map(stem));
+}

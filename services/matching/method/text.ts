@@ -1,30 +1,36 @@
-import { stem } from "./stem.ts";
+import { sentencesOf, stopwordsOf } from "../../../shared/text/index.ts";
+import { stem, stemSet } from "./stem.ts";
 import { expandVocabulary } from "./vocabulary.ts";
 
-export { stem };
+export { stem, stemSet };
 
 // Text normalization and tokenization shared by indexing and scoring. Both sides of every
 // comparison go through the same functions, so stemming mistakes cancel out instead of
 // making two spellings of one word disagree.
 
-/** Function words and procurement boilerplate that say nothing about what is bought. */
-export const STOPWORDS: ReadonlySet<string> = new Set(
-	(
-		"a an and or of the to in on at by for from with without within into onto per via as is are was were be been being " +
-		"this that these those it its their there here which who whom whose what when where how all any each every both either " +
-		"neither no not nor only own same so than too very can will shall should would could may might must do does did done " +
-		"has have had having up down out over under again further then once about above below between through during before after " +
-		"such other some most more less least few many much also etc ie eg i ii iii iv we our you your they them he she his her " +
+/**
+ * Procurement boilerplate that says nothing about what is bought, as written and as stems (lists
+ * are checked against both); function words come from the stopword package (isStopword).
+ */
+const BOILERPLATE = (
+		"etc ie eg i ii iii iv " +
 		"offeror offerors quote quotes quotation quotations bid bids bidder bidders tender tenders tenderer tenderers vendor vendors " +
 		"contractor contractors government agency authority department office proposal proposals solicitation notice clin clins " +
 		"lot lots line lines item items qty quantity quantities ea each unit units required requirement requirements include included " +
 		"including provide provided provides furnish furnished deliver delivered delivery shall must minimum maximum least approximately " +
 		"approx following follows per new applicable accordance award awarded awards contract contracts"
-	).split(/\s+/),
-);
+	).split(/\s+/);
+
+// Lists are checked against words as written and against their stems.
+function wordsAndStems(words: readonly string[]): ReadonlySet<string> {
+	return new Set([...words, ...words.map(stem)]);
+}
+
+/** Function words (the stopword package's English list) and procurement boilerplate, as written and as stems. */
+export const STOPWORDS: ReadonlySet<string> = wordsAndStems([...stopwordsOf("en"), ...BOILERPLATE]);
 
 /** Words that occur in descriptions of nearly anything; they neither identify a product type nor a requirement. */
-export const GENERIC: ReadonlySet<string> = new Set(
+export const GENERIC: ReadonlySet<string> = wordsAndStems(
 	(
 		"system equipment product item unit model series type kit set accessory various complete standard option optional base " +
 		"year month day week warranty support replacement refresh purchase procurement acquisition supply brand name equal equivalent " +
@@ -109,15 +115,10 @@ export function analyze(text: string): Analysis {
 	return { seq, bag };
 }
 
-/** Sentences and list lines of a longer text (newlines, bullets and sentence ends split). */
+/** Sentences and list lines of a longer text (shared/text's segmenter; list bullets dropped). */
 export function sentences(text: string): string[] {
-	const out: string[] = [];
-	for (const line of text.split(/\r?\n+/)) {
-		const body = line.replace(/^\s*(?:[-*•]\s+|\d{1,2}[.)]\s+)/, "");
-		for (const s of body.split(/(?<=[.!?;])\s+(?=[A-Z0-9"(])/)) {
-			const t = s.trim();
-			if (t.length > 0) out.push(t);
-		}
-	}
-	return out;
+	return text
+		.split(/\r?\n+/)
+		.flatMap((line) => sentencesOf(line.replace(/^\s*(?:[-*•]\s+|\d{1,2}[.)]\s+)/, "")))
+		.filter((s) => s.length > 0);
 }

@@ -40,6 +40,8 @@ export interface NoticeView {
 	items: NoticeItemView[];
 	categories: { scheme: "UNSPSC" | "CPV" | "NAICS" | "PSC" | (string & {}); code: string }[];
 	issuingBody: string;
+	/** The notice's language as its feed states it (ISO 639), when it does; otherwise it is detected from the text. */
+	language?: string | null;
 	/** From the signals extractor when available; the method falls back to its own small heuristic. */
 	procurementNature?: ProcurementNature;
 	/**

@@ -44,16 +44,16 @@ const ABBREVIATIONS: Record<string, string[]> = {
 	lims: ["laboratory information management system"],
 };
 
-/** Single words that name the same kind of thing. */
-const SYNONYMS: Record<string, string> = {
+/** Single words that name the same kind of thing (written as words; compared as stems). */
+const SYNONYM_WORDS: Record<string, string> = {
 	notebook: "laptop",
 	biosafety: "bsc",
 	laboratory: "lab",
 	ultracold: "ult",
 	videoconferencing: "videoconference",
-	aps: "ap",
-	upss: "ups",
 };
+
+const SYNONYMS: Record<string, string> = Object.fromEntries(Object.entries(SYNONYM_WORDS).map(([from, to]) => [stem(from), stem(to)]));
 
 const ENTRIES: { abbr: string; phrases: string[][] }[] = Object.entries(ABBREVIATIONS).map(([abbr, phrases]) => ({
 	abbr,
@@ -76,7 +76,8 @@ function containsPhrase(seq: string[], phrase: string[]): boolean {
 export function expandVocabulary(seq: string[], bag: ReadonlySet<string>): string[] {
 	const out: string[] = [];
 	for (const { abbr, phrases } of ENTRIES) {
-		if (bag.has(abbr)) {
+		// An abbreviation's plural ("NGFWs", "PDUs") is no English word for the stemmer to fold.
+		if (bag.has(abbr) || bag.has(`${abbr}s`)) {
 			const first = phrases[0];
 			if (first) out.push(...first);
 		} else if (phrases.some((p) => containsPhrase(seq, p))) out.push(abbr);

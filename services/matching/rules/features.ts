@@ -76,6 +76,15 @@ function codeFeatures(categories: FeatureInput["categories"]): Feature[] {
 /** A word that can say why a notice is unwanted: a word of letters, not boilerplate. */
 const isPhraseWord = (t: string): boolean => t.length >= 3 && /^[a-z]+$/.test(t) && !STOPWORDS.has(t) && !GENERIC.has(t) && !isNumeric(t);
 
+/** The key of a phrase feature: its words as the method's stems ("laboratory centrifuges" -> "laboratori centrifug"). */
+export function phraseKey(words: string): string {
+	return words
+		.split(" ")
+		.filter(Boolean)
+		.map((w) => stem(w))
+		.join(" ");
+}
+
 /**
  * Two adjacent content words of the title ("preventive maintenance", "janitorial services"),
  * stemmed so plurals agree. One word alone is too broad to say why a notice is unwanted (and
@@ -89,7 +98,7 @@ function phraseFeatures(title: string): Feature[] {
 		const a = words[i]!;
 		const b = words[i + 1]!;
 		if (!isPhraseWord(a) || !isPhraseWord(b)) continue;
-		const key = `${stem(a)} ${stem(b)}`;
+		const key = phraseKey(`${a} ${b}`);
 		if (seen.has(key)) continue;
 		seen.add(key);
 		out.push({ type: "phrase", key, label: `${a} ${b}` });

@@ -1,3 +1,4 @@
+import { sentencesOf } from "../../../shared/text/index.ts";
 import { LIMITS, type SignalsInput } from "./input.ts";
 
 // Normalization and sentence splitting for notice text. Untrusted input: every field is cut to a
@@ -80,51 +81,9 @@ export function oneLine(s: string): string {
 	return s.replace(/\s+/g, " ").trim();
 }
 
-// Tokens that end with a period without ending a sentence.
-const ABBREVIATIONS = new Set([
-	"no", "nos", "inc", "co", "corp", "ltd", "llc", "st", "mr", "mrs", "ms", "dr", "jr", "sr", "vs", "approx", "fig",
-	"ref", "rev", "vol", "sec", "art", "para", "dept", "govt", "est", "min", "max", "nr", "tel", "ft", "lb", "oz",
-	"e.g", "i.e", "cf", "al", "ca", "pt", "pp", "ext", "ave", "blvd", "rd", "bldg", "rm", "ste", "mt",
-]);
-
-// A sentence boundary: terminal punctuation (optionally closed by a quote or bracket), whitespace,
-// then something that can start a sentence.
-const BOUNDARY = /[.!?]["')\]]? +(?=["'(\[]?[A-Z0-9])/g;
-// Text with no capitals at all (some feeds lower-case everything): any letter may start a sentence.
-const BOUNDARY_NO_CASE = /[.!?]["')\]]? +(?=["'(\[]?[a-z0-9])/g;
-
-function endsWithAbbreviation(chunk: string): boolean {
-	const lastSpace = chunk.lastIndexOf(" ");
-	const token = chunk.slice(lastSpace + 1).replace(/^["'(\[]+/, "");
-	if (token.length === 0) return false;
-	if (/^[A-Z]$/.test(token)) return true; // middle initial
-	if (/^(?:[A-Za-z]\.){1,5}[A-Za-z]?$/.test(token)) return true; // U.S, U.S.C, e.g
-	return ABBREVIATIONS.has(token.toLowerCase());
-}
-
-function splitLine(line: string, out: string[]): void {
-	let start = 0;
-	const boundary = /[A-Z]/.test(line) ? BOUNDARY : BOUNDARY_NO_CASE;
-	boundary.lastIndex = 0;
-	for (let m = boundary.exec(line); m !== null; m = boundary.exec(line)) {
-		const punctEnd = m.index + m[0].trimEnd().length;
-		if (endsWithAbbreviation(line.slice(Math.max(start, m.index - 24), m.index))) continue;
-		out.push(line.slice(start, punctEnd));
-		start = m.index + m[0].length;
-		if (out.length >= MAX_SENTENCES) return;
-	}
-	out.push(line.slice(start));
-}
-
-/** Split normalized text into sentences: line breaks always end one; so do ". " before a capital or digit. */
+/** Split normalized text into sentences (shared/text's splitter), each cut to a bounded length. */
 export function splitSentences(text: string): string[] {
-	const raw: string[] = [];
-	for (const line of text.split("\n")) {
-		const t = line.trim();
-		if (t.length === 0) continue;
-		splitLine(t, raw);
-		if (raw.length >= MAX_SENTENCES) break;
-	}
+	const raw = sentencesOf(text).slice(0, MAX_SENTENCES);
 	const out: string[] = [];
 	for (const r of raw) {
 		let s = r.trim();

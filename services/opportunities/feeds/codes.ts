@@ -13,6 +13,8 @@ const SCHEME_ALIASES = new Map<string, CategoryScheme>([
 	// The Product Service Code was the Federal Supply Code; feeds still use either name.
 	["FSC", "PSC"],
 	["PSC/FSC", "PSC"],
+	// Canada's GSIN: its goods codes are the Federal Supply Classification behind an "N" ("N7010" is FSC 7010).
+	["GSIN", "PSC"],
 ]);
 
 const CODE_SHAPES: Record<CategoryScheme, RegExp> = {
@@ -31,6 +33,11 @@ export function normalizeCategory(scheme: unknown, code: unknown, label?: unknow
 	if (!s) return null;
 	let c = String(code).trim().toUpperCase().replace(/\s+/g, "");
 	if (s === "CPV") c = c.replace(/-\d$/, "");
+	if (scheme.trim().toUpperCase() === "GSIN") {
+		const fsc = /^N(\d{4})/.exec(c);
+		if (!fsc?.[1]) return null;
+		c = fsc[1];
+	}
 	if (!CODE_SHAPES[s].test(c)) return null;
 	const l = cleanLine(label, 300);
 	return l ? { scheme: s, code: c, label: l } : { scheme: s, code: c };

@@ -231,11 +231,17 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		procurement_category: categoryOfTender(tender),
 		procedure: procedureOfTender(tender, state),
 		items: itemsOfTender(tender),
-		categories: items.flatMap((item) =>
-			asArray(item.additionalClassifications)
+		// The tender's own classification (eForms' main CPV and many publishers' put it there), then the items' additional ones.
+		categories: [
+			...[tender.classification, ...asArray(tender.additionalClassifications)]
 				.filter(isRecord)
 				.map((c) => normalizeCategory(c.scheme, c.id, c.description)),
-		),
+			...items.flatMap((item) =>
+				asArray(item.additionalClassifications)
+					.filter(isRecord)
+					.map((c) => normalizeCategory(c.scheme, c.id, c.description)),
+			),
+		],
 		deadline: parseInstant(period.endDate, DEADLINES),
 		deadline_local: parseLocal(period.endDate, DEADLINES),
 		published_at: parseInstant(period.startDate, DATES) ?? firstDate,

@@ -156,6 +156,27 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(out.rejected).toEqual([{ index: 2, reason: "record has neither embedded releases nor a compiledRelease" }]);
 	});
 
+	it("reads the tender's own classification and Canada's GSIN goods codes as FSC/PSC", () => {
+		const [release] = releasesOf("ocds-evaldev-002") as [Json];
+		const tender = release.tender as Json;
+		const out = parseOcds({
+			version: "1.1",
+			releases: [
+				{
+					...release,
+					tender: {
+						...tender,
+						classification: { scheme: "CPV", id: "30200000-1", description: "Computer equipment and supplies" },
+						items: [{ id: "1", description: "Desktop computers", classification: { scheme: "GSIN", id: "N7010" } }, { id: "2", description: "Service", classification: { scheme: "GSIN", id: "R019BF" } }],
+					},
+				},
+			],
+		});
+		const n = out.notices[0] as NormalizedNotice;
+		expect(n.categories[0]).toEqual({ scheme: "CPV", code: "30200000", label: "Computer equipment and supplies" });
+		expect(n.items.map((i) => i.classification)).toEqual([{ scheme: "PSC", code: "7010" }, null]);
+	});
+
 	it("compiles a partial amendment onto the earlier release (OCDS merge)", () => {
 		const [original] = releasesOf("ocds-evaldev-001") as [Json];
 		const partial = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RULE_FACTOR, applyRules, viewFeatureIds, type ActiveRule } from "../../../services/matching/rules/apply.ts";
 import type { NoticeView } from "../../../services/matching/method/types.ts";
+import { phraseKey } from "../../../services/matching/rules/features.ts";
 
 const view: NoticeView = {
 	noticeId: "n1",
@@ -21,8 +22,8 @@ describe("applying active rules", () => {
 				"category_code|UNSPSC:41103900",
 				"category_code|UNSPSC:4110*",
 				"issuing_body|ministry of health",
-				"phrase|laboratory centrifuge",
-				"phrase|preventive maintenance",
+				`phrase|${phraseKey("laboratory centrifuges")}`,
+				`phrase|${phraseKey("preventive maintenance")}`,
 				"services_nature|services",
 				"set_aside|sdvosb",
 			].sort(),

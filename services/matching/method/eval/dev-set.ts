@@ -55,6 +55,7 @@ interface OcdsClassification {
 
 interface OcdsRelease {
 	ocid: string;
+	language?: string;
 	date: string;
 	tag?: string[];
 	buyer?: { name?: string };
@@ -63,6 +64,8 @@ interface OcdsRelease {
 		description?: string;
 		status?: string;
 		eligibilityCriteria?: string;
+		mainProcurementCategory?: string;
+		classification?: OcdsClassification;
 		items?: { description?: string; quantity?: number; unit?: { name?: string }; classification?: OcdsClassification; additionalClassifications?: OcdsClassification[] }[];
 	};
 }
@@ -113,6 +116,8 @@ export function loadNotices(dir: string): DevNotice[] {
 		let items: NoticeView["items"] = [];
 		let categories: NoticeView["categories"] = [];
 		let issuingBody = "";
+		let language: string | null = null;
+		let nature: NoticeView["procurementNature"];
 		let cancelled = false;
 		for (const r of releases) {
 			const t = r.tender;
@@ -121,7 +126,11 @@ export function loadNotices(dir: string): DevNotice[] {
 			if (t.title) title = t.title;
 			if (t.description) description = t.description;
 			if (t.eligibilityCriteria) eligibility = t.eligibilityCriteria;
+			// What the service's signals extractor reads first: the feed's own category.
+			const category = { goods: "goods", services: "services", works: "construction" }[t.mainProcurementCategory ?? ""];
+			if (category) nature = category as NoticeView["procurementNature"];
 			if (r.buyer?.name) issuingBody = r.buyer.name;
+			if (r.language) language = r.language;
 			if (t.items) {
 				items = t.items.map((it) => ({
 					description: it.description ?? "",
@@ -129,20 +138,22 @@ export function loadNotices(dir: string): DevNotice[] {
 					unit: it.unit?.name ?? null,
 					classification: it.classification?.scheme && it.classification.id !== undefined ? { scheme: it.classification.scheme, code: String(it.classification.id) } : null,
 				}));
+			}
+			if (t.items || t.classification) {
 				const seen = new Set<string>();
 				categories = [];
-				for (const it of t.items)
-					for (const c of [it.classification, ...(it.additionalClassifications ?? [])]) {
+				// As the service's OCDS feed reads them: the tender's own classification first, then the items'.
+				for (const c of [t.classification, ...(t.items ?? []).flatMap((it) => [it.classification, ...(it.additionalClassifications ?? [])])]) {
 						if (!c?.scheme || c.id === undefined) continue;
 						const key = `${c.scheme}:${c.id}`;
 						if (seen.has(key)) continue;
 						seen.add(key);
 						categories.push({ scheme: c.scheme, code: String(c.id) });
-					}
+				}
 			}
 		}
 		out.push({
-			view: { noticeId: ocid, title, description: eligibility ? `${description}\n\nEligibility: ${eligibility}` : description, items, categories, issuingBody },
+			view: { noticeId: ocid, title, description: eligibility ? `${description}\n\nEligibility: ${eligibility}` : description, items, categories, issuingBody, language, ...(nature ? { procurementNature: nature } : {}) },
 			cancelled,
 			releases: releases.length,
 		});

@@ -42,6 +42,8 @@ export interface Evaluation {
 	/** tenant -> notice -> result, for reports and tests. */
 	results: Map<string, Map<string, TenantNoticeScore>>;
 	timing: { indexMs: number; scoreMs: number; candidates: number };
+	/** Stage 1: grade >= 2 (company, notice) pairs where a relevant product was among the candidates. */
+	stage1: { relevantPairs: number; retrieved: number };
 }
 
 const key = (tenant: string, notice: string) => `${tenant}\u0000${notice}`;
@@ -64,6 +66,8 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 	const results = new Map<string, Map<string, TenantNoticeScore>>();
 	let candidates = 0;
 	const t1 = performance.now();
+	const grades = new Map(set.qrels.map((q) => [key(q.tenantId, q.noticeId), q.grade]));
+	const stage1 = { relevantPairs: 0, retrieved: 0 };
 	for (const t of set.tenants) {
 		const idx = indexes.get(t.tenantId);
 		const perNotice = new Map<string, TenantNoticeScore>();
@@ -74,6 +78,10 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 			}
 			const found = idx.candidatesForNotice(n.view);
 			candidates += found.length;
+			if ((grades.get(key(t.tenantId, n.view.noticeId)) ?? 0) >= 2) {
+				stage1.relevantPairs++;
+				if (found.length > 0) stage1.retrieved++;
+			}
 			perNotice.set(n.view.noticeId, scoreNoticeForTenant(found.map((c) => c.product), n.view));
 		}
 		results.set(t.tenantId, perNotice);
@@ -148,6 +156,7 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 			},
 		},
 		results,
+		stage1,
 		timing: { indexMs, scoreMs, candidates },
 	};
 }

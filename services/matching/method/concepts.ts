@@ -1,0 +1,205 @@
+// Why: what kind of goods a product is and a notice buys, as CPV codes, whatever scheme or
+// language each side is written in (issue 16). Products get concepts from their commodity codes
+// (UNSPSC, PSC, NAICS through the crosswalks) and from the words of their name; notices from their
+// codes and from their title and item lines in the notice's own language, read through the CPV's
+// labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
+import { detectLanguage, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
+import { toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
+import { cpvCodesForText, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
+import { type Code, parseCode } from "./codes.ts";
+import type { NoticeView, ProductView } from "./types.ts";
+
+export type ConceptSource = "code" | "crosswalk" | "name" | "description" | "title" | "item";
+
+export interface Concept {
+	/** CPV code, 8 digits. */
+	code: string;
+	/** Digits that say something (trailing zeros are "anything below"). */
+	depth: number;
+	source: ConceptSource;
+	/** How far the concept can be trusted (1 = the publisher's own CPV code). */
+	confidence: number;
+	/** What it was read from, for the rationale. */
+	from: string;
+	/** For a crosswalk concept, the scheme it was mapped from (two such concepts of one scheme add nothing to the codes' own agreement). */
+	scheme?: string;
+}
+
+const cpvLanguages = new Set<string>(CPV_LANGUAGES);
+
+/** The CPV label languages a notice's words are looked up in (Norwegian reads through Danish and Swedish, its near neighbours). */
+export function labelLanguages(lang: TextLanguage): CpvLanguage[] {
+	if (lang === "no") return ["da", "sv"];
+	return cpvLanguages.has(lang) ? [lang as CpvLanguage] : ["en"];
+}
+
+export function cpvDepth(code: string): number {
+	let n = 8;
+	while (n > 2 && code[n - 1] === "0") n--;
+	return n;
+}
+
+// CPV supply divisions: a product is goods; a service code read from its name is a misreading.
+const goodsDivision = (code: string) => {
+	const d = Number(code.slice(0, 2));
+	return d < 45 || d === 48;
+};
+
+function fromCode(c: Code, source: ConceptSource = "code"): Concept[] {
+	if (c.scheme === "CPV") return [{ code: c.code, depth: cpvDepth(c.code), source, confidence: 1, from: `CPV ${c.code}` }];
+	const scheme = c.scheme.toLowerCase() as "unspsc" | "psc" | "naics";
+	return toCpv(scheme, c.code)
+		.slice(0, 2)
+		.map((h) => ({
+			code: h.cpv,
+			depth: cpvDepth(h.cpv),
+			source: "crosswalk" as const,
+			// Crosswalks are computed, not published: a strong mapping is still not the publisher's word.
+			confidence: Math.min(0.9, 0.55 + 0.4 * h.score) * (h.inherited ? 0.9 : 1),
+			from: `${c.scheme} ${c.code}`,
+			scheme: c.scheme,
+		}));
+}
+
+/** A label matched by one word says less than one matched by several. */
+const LONE_WORD_SHARE = 0.85;
+
+function fromText(text: string, langs: CpvLanguage[], source: ConceptSource, confidence: number, limit: number, mustHold?: string): Concept[] {
+	const out: Concept[] = [];
+	for (const lang of langs)
+		for (const h of cpvCodesForText(text, lang, { limit, mustHold }))
+			out.push({ code: h.code, depth: cpvDepth(h.code), source, confidence: (confidence * Math.min(1, h.coverage) * (h.matched.length >= 2 ? 1 : LONE_WORD_SHARE)) / Math.sqrt(h.ambiguity ?? 1), from: `"${h.matched.join(" ")}"` });
+	return out;
+}
+
+/**
+ * One concept per code. Readings of one code from several passages are independent evidence:
+ * their confidences combine as a noisy-or (a title, an item line and a sentence that all read
+ * as centrifuges are surer than one of them), up to a cap below a publisher's own code.
+ */
+function dedupe(concepts: Concept[]): Concept[] {
+	const best = new Map<string, Concept>();
+	for (const c of concepts) {
+		const prev = best.get(c.code);
+		if (!prev) best.set(c.code, c);
+		else if (prev.source === "code" || c.source === "code") best.set(c.code, prev.confidence >= c.confidence ? prev : c);
+		else {
+			const combined = Math.min(COMBINED_MAX, 1 - (1 - prev.confidence) * (1 - c.confidence));
+			best.set(c.code, { ...(prev.confidence >= c.confidence ? prev : c), confidence: combined });
+		}
+	}
+	return [...best.values()];
+}
+
+const COMBINED_MAX = 0.95;
+
+/** A product's concepts: its codes, and what its name (and the first clause of its description) say it is. */
+export function productConcepts(p: ProductView, codes: readonly Code[], serviceLike: boolean): Concept[] {
+	const out: Concept[] = [];
+	for (const c of codes) out.push(...fromCode(c));
+	// A label must name what the product is: the head (last content word) of its name's first clause, or of its description's.
+	const name = p.name.split(/,|;|\(|\bwith\b|\bfor\b/i)[0] ?? p.name;
+	out.push(...fromText(name, ["en"], "name", 0.9, 2, headOf(name)));
+	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
+	if (desc) out.push(...fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)));
+	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
+	const coded = new Set(out.filter((c) => c.source === "code" || (c.source === "crosswalk" && c.confidence >= SURE_CROSSWALK)).map((c) => c.code.slice(0, 2)));
+	return dedupe(
+		out.filter((c) => {
+			if (c.source === "code" || c.source === "crosswalk") return true;
+			if (!serviceLike && !goodsDivision(c.code)) return false;
+			return coded.size === 0 || coded.has(c.code.slice(0, 2));
+		}),
+	);
+}
+
+/**
+ * The last content word of an English phrase that names a kind of goods: a word, not a figure or a
+ * model code, that the CPV's labels use and not in most of them ("system", "unit" and "set" end
+ * many names and say nothing; "shelving system" is shelving).
+ */
+function headOf(phrase: string): string | undefined {
+	return termsOf(phrase, "en")
+		.filter((t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t) >= HEAD_MIN_WEIGHT)
+		.at(-1);
+}
+
+const HEAD_MIN_WEIGHT = 4;
+
+/** A crosswalk mapping this sure fixes the product's division as its own CPV code would. */
+const SURE_CROSSWALK = 0.85;
+
+const MAX_ITEMS = 40;
+
+/** The language a notice is written in: what its feed declares, else what its title, first items and description read as. */
+export function noticeLanguage(n: NoticeView): TextLanguage {
+	const sample = [n.title, ...n.items.slice(0, 5).map((i) => i.description), n.description.slice(0, 600)].join("\n");
+	return detectLanguage(sample, n.language);
+}
+
+/** A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in its language. */
+export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage): Concept[] {
+	const out: Concept[] = [];
+	for (const c of codes) out.push(...fromCode(c));
+	const langs = labelLanguages(lang);
+	out.push(...fromText(n.title, langs, "title", 0.9, 3));
+	for (const item of n.items.slice(0, MAX_ITEMS)) if (item.description && item.description !== n.title) out.push(...fromText(item.description, langs, "item", 0.85, 2));
+	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
+	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3))
+		out.push(...fromText(s, langs, "description", 0.6, 2));
+	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
+	const coded = out.filter((c) => c.source === "code");
+	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code))) return dedupe(out.filter((c) => c.source === "code" || !goodsDivision(c.code)));
+	return dedupe(out);
+}
+
+export interface ConceptAgreement {
+	product: Concept;
+	notice: Concept;
+	/** CPV digits in common. */
+	depth: number;
+	/** The notice's concept is the product's or one of its ancestors: the notice buys a kind that includes the product. */
+	contains: boolean;
+	/** depth and containment scaled by both confidences, 0..1. */
+	strength: number;
+}
+
+// How much a shared prefix of this many CPV digits says about "the same kind of goods".
+const DEPTH_STRENGTH: Record<number, number> = { 2: 0.1, 3: 0.5, 4: 0.8, 5: 0.95, 6: 1, 7: 1, 8: 1 };
+const CONTAINS_BONUS = 0.25;
+
+// The notice buys a narrower kind than the product's concept says ("electron microscopes" for a
+// product known only as "microscopes"), or a sibling kind: agreement says less than containment.
+const NARROWER_SHARE = 0.7;
+// Siblings in one CPV category (5 digits: "syringes" and "cannulas") are nearly the same kind; in one group less so.
+const SIBLING_SHARE: Record<number, number> = { 2: 0.5, 3: 0.5, 4: 0.6, 5: 0.6, 6: 0.9, 7: 0.9 };
+
+export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
+	const max = Math.min(p.depth, n.depth);
+	let d = 0;
+	while (d < max && p.code[d] === n.code[d]) d++;
+	if (d < 2) return null;
+	const contains = d === n.depth && n.depth >= 3;
+	const depthStrength = DEPTH_STRENGTH[d] ?? 0;
+	const base = contains ? depthStrength + (d < 5 ? CONTAINS_BONUS : 0) : depthStrength * (d === p.depth ? NARROWER_SHARE : (SIBLING_SHARE[d] ?? 0.5));
+	return { product: p, notice: n, depth: d, contains, strength: Math.min(1, base) * p.confidence * n.confidence };
+}
+
+/** The strongest agreement between a product's and a notice's concepts. */
+export function bestConceptAgreement(product: readonly Concept[], notice: readonly Concept[]): ConceptAgreement | null {
+	let best: ConceptAgreement | null = null;
+	for (const p of product)
+		for (const n of notice) {
+			if (p.scheme !== undefined && p.scheme === n.scheme) continue;
+			const a = agreementOf(p, n);
+			if (a && (!best || a.strength > best.strength)) best = a;
+		}
+	return best;
+}
+
+/** Index keys for stage 1: CPV prefixes from the group (3 digits) to the category (5). */
+export function conceptKeys(c: Concept): string[] {
+	const out: string[] = [];
+	for (let l = 3; l <= Math.min(5, c.depth); l++) out.push(`k:${c.code.slice(0, l)}`);
+	return out;
+}

@@ -1,0 +1,182 @@
+// Why: the CPV's official labels in the EU languages, read as a dictionary from words in any of
+// those languages to CPV codes (issue 16, item 3). A notice in German that buys "Laborzentrifugen"
+// and a catalog that sells "refrigerated microcentrifuges" in English land on the same codes.
+// Labels are matched by their stems (shared/text), weighted by how rare each stem is among labels.
+import { foldOf, stemOf, termsOf, type TextLanguage } from "../text/index.ts";
+import { cpvEntries, type Language } from "./index.ts";
+
+export interface LabelHit {
+	/** CPV code, 8 digits without check digit. */
+	code: string;
+	/** Share of the label's weight found in the text (0..1). */
+	coverage: number;
+	/** Weight of the label stems found (rare stems weigh more). */
+	weight: number;
+	/** The label's stems that were found. */
+	matched: string[];
+	/** How many CPV divisions have a label made of exactly these stems (1 = unambiguous). */
+	ambiguity?: number;
+}
+
+interface LabelEntry {
+	code: string;
+	stems: string[];
+	total: number;
+	/** A service or works label (CPV divisions 45 and 50-98). */
+	service: boolean;
+}
+
+interface LabelIndex {
+	entries: LabelEntry[];
+	postings: Map<string, number[]>;
+	idf: Map<string, number>;
+	/** Stems long enough to be the last part of a compound word ("laborzentrifug" ends in "zentrifug"). */
+	compoundTails: Set<string>;
+	/** Stems that by themselves say "a service" (most labels holding them are services: "servic", "repar", "hire"). */
+	serviceWords: Set<string>;
+}
+
+const COMPOUND_TAIL_MIN = 5;
+const MIN_LONE_STEM = 4;
+const SERVICE_WORD_MIN_LABELS = 5;
+const SERVICE_WORD_SHARE = 0.8;
+const indexes = new Map<Language, LabelIndex>();
+
+// A label's qualifiers in brackets ("(excl. glasses)") and after "except" say what it is not.
+function labelCore(label: string): string {
+	return label.replace(/\([^)]*\)/g, " ").split(/\bexcept\b|\bexcl\b/i)[0] ?? label;
+}
+
+function build(lang: Language): LabelIndex {
+	const entries: LabelEntry[] = [];
+	const df = new Map<string, number>();
+	for (const e of cpvEntries()) {
+		const label = e.labels[lang];
+		if (!label) continue;
+		const stems = [...new Set(termsOf(labelCore(label), lang as TextLanguage))].filter((s) => !/^\d+$/.test(s));
+		if (stems.length === 0) continue;
+		const division = Number(e.code.slice(0, 2));
+		entries.push({ code: e.code, stems, total: 0, service: division === 45 || division >= 50 });
+		for (const s of stems) df.set(s, (df.get(s) ?? 0) + 1);
+	}
+	const idf = new Map<string, number>();
+	for (const [s, n] of df) idf.set(s, Math.log(1 + entries.length / n));
+	const postings = new Map<string, number[]>();
+	const compoundTails = new Set<string>();
+	entries.forEach((e, i) => {
+		e.total = e.stems.reduce((sum, s) => sum + (idf.get(s) ?? 0), 0);
+		for (const s of e.stems) {
+			const list = postings.get(s);
+			if (list) list.push(i);
+			else postings.set(s, [i]);
+			if (s.length >= COMPOUND_TAIL_MIN) compoundTails.add(s);
+		}
+	});
+	const serviceCount = new Map<string, number>();
+	for (const e of entries) if (e.service) for (const s of e.stems) serviceCount.set(s, (serviceCount.get(s) ?? 0) + 1);
+	const serviceWords = new Set<string>();
+	for (const [s, n] of serviceCount) if (n >= SERVICE_WORD_MIN_LABELS && n >= SERVICE_WORD_SHARE * (df.get(s) ?? n)) serviceWords.add(s);
+	return { entries, postings, idf, compoundTails, serviceWords };
+}
+
+function indexFor(lang: Language): LabelIndex {
+	let idx = indexes.get(lang);
+	if (!idx) {
+		idx = build(lang);
+		indexes.set(lang, idx);
+	}
+	return idx;
+}
+
+/**
+ * The label stems a text stem stands for: itself, and the label stem its compound ends with (a
+ * "microcentrifuge" is a centrifuge; the head of a Germanic compound comes last). Not the other
+ * way round: a "faxswitch" is not any switch.
+ */
+function expand(stem: string, idx: LabelIndex): string[] {
+	const out = idx.postings.has(stem) ? [stem] : [];
+	for (let i = 1; stem.length - i >= COMPOUND_TAIL_MIN; i++) {
+		const tail = stem.slice(i);
+		if (idx.compoundTails.has(tail)) {
+			out.push(tail);
+			break;
+		}
+	}
+	return out;
+}
+
+export interface LabelQuery {
+	/** Least share of a label's weight the text must hold. */
+	minCoverage?: number;
+	/** Least weight of the matched stems (one common word such as "equipment" is not enough). */
+	minWeight?: number;
+	limit?: number;
+	/** When set, a label must hold this stem (or the label stem its compound ends with). */
+	mustHold?: string;
+}
+
+/**
+ * CPV codes whose label (in `lang`) the stems describe, best first. `stems` are folded stems of
+ * the same language (shared/text termsOf). Ties go to the deeper code.
+ */
+export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query: LabelQuery = {}): LabelHit[] {
+	const { minCoverage = 0.6, minWeight = 4, limit = 3, mustHold } = query;
+	const idx = indexFor(lang);
+	const found = new Set<string>();
+	for (const s of stems) for (const x of expand(s, idx)) found.add(x);
+	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx));
+	if (required !== null && required.size === 0) return [];
+	const seen = new Set<number>();
+	const hits: LabelHit[] = [];
+	for (const s of found) {
+		for (const i of idx.postings.get(s) ?? []) {
+			if (seen.has(i)) continue;
+			seen.add(i);
+			const e = idx.entries[i];
+			if (!e) continue;
+			const matched = e.stems.filter((x) => found.has(x));
+			if (required !== null && !matched.some((x) => required.has(x))) continue;
+			// A service label needs a word of the text that says service: "port management services" is not "24-port managed switches".
+			if (e.service && !matched.some((x) => idx.serviceWords.has(x))) continue;
+			// One short word ("av", "mal", "it", "in") is a coincidence across languages, not a kind of goods.
+			if (matched.length < 2 && !matched.some((x) => x.length >= MIN_LONE_STEM)) continue;
+			const weight = matched.reduce((sum, x) => sum + (idx.idf.get(x) ?? 0), 0);
+			const coverage = e.total > 0 ? weight / e.total : 0;
+			if (coverage >= minCoverage && weight >= minWeight) hits.push({ code: e.code, coverage, weight, matched });
+		}
+	}
+	// The same words naming kinds in several divisions ("switches": electrical, network, medical) are ambiguous.
+	const divisions = new Map<string, Set<string>>();
+	for (const h of hits) {
+		if (h.coverage < 1) continue;
+		const key = h.matched.join(" ");
+		const set = divisions.get(key) ?? new Set<string>();
+		set.add(h.code.slice(0, 2));
+		divisions.set(key, set);
+	}
+	for (const h of hits) h.ambiguity = h.coverage < 1 ? 1 : (divisions.get(h.matched.join(" "))?.size ?? 1);
+	const depth = (c: string) => c.replace(/0+$/, "").length;
+	hits.sort((a, b) => b.coverage * b.weight - a.coverage * a.weight || depth(b.code) - depth(a.code) || (a.code < b.code ? -1 : 1));
+	return hits.slice(0, limit);
+}
+
+/** The same for a text: its words are stemmed in `lang` first. */
+export function cpvCodesForText(text: string, lang: Language, query?: LabelQuery): LabelHit[] {
+	return cpvCodesForStems(termsOf(text, lang as TextLanguage), lang, query);
+}
+
+/** Whether a lower-case word names something in the CPV's labels (itself or as the head of a compound): a word about goods or services, not a place, a reference or procedure wording. */
+export function isLabelWord(word: string, lang: Language = "en"): boolean {
+	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang)).length > 0;
+}
+
+/** How much a word says about a kind of goods: the rarity among CPV labels of the label stem it stands for (0 when no label uses it). */
+export function labelWordWeight(word: string, lang: Language = "en"): number {
+	const idx = indexFor(lang);
+	return Math.max(0, ...expand(foldOf(stemOf(word, lang as TextLanguage)), idx).map((s) => idx.idf.get(s) ?? 0));
+}
+
+/** A word's folded stem in a label language (for callers that already hold words). */
+export function labelStem(word: string, lang: Language): string {
+	return foldOf(stemOf(word, lang as TextLanguage));
+}

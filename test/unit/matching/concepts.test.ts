@@ -1,0 +1,89 @@
+// Why: issue 16's promise that a notice in any EU language, or coded in another scheme, finds the
+// catalog that sells its kind of goods: CPV labels as a dictionary, crosswalks, concept agreement.
+import { describe, expect, it } from "vitest";
+import { cpvCodesForText, isLabelWord } from "../../../shared/taxonomy/label-index.ts";
+import { agreementOf, noticeConcepts, productConcepts } from "../../../services/matching/method/concepts.ts";
+import { parseCode } from "../../../services/matching/method/codes.ts";
+import { ProductIndex } from "../../../services/matching/method/product-index.ts";
+import { scorePair } from "../../../services/matching/method/score-pair.ts";
+import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
+import { features, notice, product } from "./fixtures.ts";
+
+const centrifuge = product({
+	oemName: "Eppendorf",
+	name: "Eppendorf Centrifuge 5425 R refrigerated microcentrifuge",
+	model: "5406000640",
+	description: "Refrigerated 24-place microcentrifuge for 1.5/2.0 mL tubes.",
+	commodityCodes: [],
+});
+
+describe("CPV labels as a dictionary", () => {
+	it("reads the kind of goods from words in several languages, compounds included", () => {
+		const codes = (text: string, lang: Parameters<typeof cpvCodesForText>[1]) => cpvCodesForText(text, lang).map((h) => h.code.slice(0, 5));
+		expect(codes("Lieferung von Laborzentrifugen", "de")).toContain("42931");
+		expect(codes("Fourniture de centrifugeuses de laboratoire", "fr")).toContain("42931");
+		expect(codes("refrigerated microcentrifuge", "en")).toContain("42931");
+		expect(codes("OPTICAL DEPTH FIELD MICROSCOPE", "en")[0]).toBe("38634");
+		// A label must hold the stem when one is required; one common word is not enough.
+		expect(cpvCodesForText("delivery of equipment", "en")).toEqual([]);
+		expect(cpvCodesForText("Toyota estate car", "en", { mustHold: "toyota" })).toEqual([]);
+	});
+
+	it("tells goods words from places, references and procedure wording", () => {
+		expect(isLabelWord("chairs")).toBe(true);
+		expect(isLabelWord("calgary")).toBe(false);
+		expect(isLabelWord("npp")).toBe(false);
+	});
+});
+
+describe("concepts", () => {
+	it("gives products concepts from their codes through the crosswalks and from their name", () => {
+		const laptop = product({ name: "Dell Latitude 5440 business laptop", model: "Latitude 5440", commodityCodes: ["43211503"] });
+		const fromCodes = productConcepts(laptop, [parseCode("43211503")!], false);
+		expect(fromCodes.some((c) => c.source === "crosswalk" && c.code.startsWith("302131"))).toBe(true);
+		const fromName = productConcepts(centrifuge, [], false);
+		expect(fromName.some((c) => c.source === "name" && c.code.startsWith("42931"))).toBe(true);
+	});
+
+	it("gives notices concepts from their own CPV codes and from their title in their language", () => {
+		const n = notice({ title: "Lieferung von Laborzentrifugen für das Zentrallabor", description: "", items: [], categories: [{ scheme: "CPV", code: "38000000" }] });
+		const cs = noticeConcepts(n, [parseCode("38000000", "CPV")!], "de");
+		expect(cs.find((c) => c.source === "code")?.code).toBe("38000000");
+		expect(cs.some((c) => c.source === "title" && c.code.startsWith("42931"))).toBe(true);
+	});
+
+	it("agrees deeper for containment than for siblings", () => {
+		const c = (code: string) => ({ code, depth: code.replace(/0+$/, "").length, source: "code" as const, confidence: 1, from: code });
+		const contains = agreementOf(c("30213100"), c("30200000"));
+		const sibling = agreementOf(c("30213100"), c("30216000"));
+		expect(contains?.contains).toBe(true);
+		expect(sibling?.contains).toBe(false);
+		expect(contains!.strength).toBeGreaterThan(sibling!.strength);
+		expect(agreementOf(c("30213100"), c("45000000"))).toBeNull();
+	});
+});
+
+describe("matching across languages and schemes", () => {
+	it("a German notice for laboratory centrifuges reaches a catalog of centrifuges described in English", () => {
+		const n = notice({ title: "Lieferung von Laborzentrifugen", description: "Beschaffung von 6 gekühlten Mikrozentrifugen für das Zentrallabor.", items: [] });
+		const idx = new ProductIndex();
+		idx.upsert(centrifuge);
+		expect(idx.candidatesForNotice(n).map((c) => c.product.productId)).toContain(centrifuge.productId);
+		const r = scorePair(centrifuge, n);
+		expect(features(r)).toContain("concept_agreement");
+		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
+	it("a notice coded only in CPV agrees with a product coded only in UNSPSC", () => {
+		const laptop = product({ name: "Dell Latitude 5440 business laptop", model: "Latitude 5440", description: "14-inch business notebook.", commodityCodes: ["43211503"] });
+		const n = notice({ title: "Rammeavtale IT-utstyr", description: "", categories: [], items: [{ description: "Bærbare PC-er", quantity: 200, unit: "stk", classification: { scheme: "CPV", code: "30213100" } }] });
+		const r = scorePair(laptop, n);
+		expect(features(r)).toContain("concept_agreement");
+		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE - 20);
+	});
+
+	it("a notice for services of the same kind stays out of the digest", () => {
+		const n = notice({ title: "Maintenance services for laboratory centrifuges", description: "", items: [{ description: "Annual maintenance of centrifuges", quantity: 1, unit: "lot", classification: { scheme: "CPV", code: "50400000" } }] });
+		expect(scorePair(centrifuge, n).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+});
