@@ -88,6 +88,8 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 
 export type Call = (action: string, params: unknown) => Promise<unknown>;
 
+const CLI_CALL_TIMEOUT_MS = 10 * 60_000;
+
 /** Runs one service in this process (no transporter, no logs on stdout) for the call. */
 function withService<T>(name: string, fn: (call: Call) => Promise<T>): Promise<T> {
 	return withServices([name], fn);
@@ -105,7 +107,9 @@ async function withServices<T>(names: string[], fn: (call: Call) => Promise<T>):
 	);
 	await broker.start();
 	try {
-		return await fn((action, params) => broker.call(action, params as object));
+		// A command's call is a batch of work in this process (50 notices written to a busy store), not a
+		// request a client waits on: the broker's 10 s request timeout cut ingests short under load.
+		return await fn((action, params) => broker.call(action, params as object, { timeout: CLI_CALL_TIMEOUT_MS }));
 	} finally {
 		await broker.stop();
 	}
