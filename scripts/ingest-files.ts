@@ -2,7 +2,6 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseFeed } from "../services/opportunities/feeds/detect.ts";
 import { callInternal, type Caller } from "../shared/actions.ts";
-import type { Call } from "./cli.ts";
 import { progress } from "./progress.ts";
 
 // `ingest <file or folder>`: every feed file is parsed here (format detected) and its notices
@@ -22,8 +21,7 @@ async function filesUnder(path: string): Promise<string[]> {
 	return out.sort();
 }
 
-export async function ingestFiles(paths: string[], call: Call) {
-	const caller: Caller = { call: <T>(action: string, params: object) => call(action, params) as Promise<T> };
+export async function ingestFiles(paths: string[], caller: Caller) {
 	const files = (await Promise.all(paths.map(filesUnder))).flat();
 	const counts = { created: 0, updated: 0, unchanged: 0, stale: 0, duplicate: 0 };
 	const rejected: Array<{ file: string; record?: string; reason: string }> = [];

@@ -14,7 +14,7 @@ import { QUEUES } from "../../shared/queue.ts";
 type ActionDef = { input?: () => unknown; visibility?: string };
 
 /** Every action the services register, by full name. */
-const registered = new Map(
+const registered = new Map<string, ActionDef>(
 	Object.values(SERVICE_SCHEMAS).flatMap((s) => Object.entries((s.actions ?? {}) as Record<string, ActionDef>).map(([a, def]) => [`${s.name}.${a}`, def] as const)),
 );
 
