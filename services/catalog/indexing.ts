@@ -1,5 +1,4 @@
 import { config } from "../../shared/config.ts";
-import { z } from "zod";
 import { Outbox, requestWork } from "../../shared/outbox.ts";
 import { every, type Periodic } from "../../shared/periodic.ts";
 import { BULK_PRIORITY } from "../../shared/queue.ts";
