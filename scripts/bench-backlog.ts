@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { cpus } from "node:os";
+import { callInternal } from "../shared/actions.ts";
 import { arg, benchTarget, companyWithKey, ferretdbPid, json, procSample, Tally } from "./bench-support.ts";
 
 // npm run bench:backlog [-- --rows 5000 --notices 30 --url http://127.0.0.1:3000]
@@ -22,7 +23,7 @@ try {
 	const product = await json(t.base, "POST", "/products", one.auth, { oem_partner_id: partner.id, name: "HP LaserJet Pro 4001dn", model: "2Z600F" });
 	for (let i = 0; i < NOTICES; i++) {
 		const sid = randomUUID();
-		await t.broker.call("opportunities.putNotice", {
+		await callInternal(t.broker, "opportunities.putNotice", {
 			source: "ocds:bench",
 			source_id: sid,
 			rfp_id: `BB-${sid.slice(0, 8)}`,
@@ -34,7 +35,7 @@ try {
 		});
 	}
 
-	const pending = async () => (await t.broker.call<{ items: unknown[] }, object>("catalog.pendingIndexViews", { tenantId: bulk.tenantId, limit: 1 })).items.length > 0;
+	const pending = async () => (await callInternal(t.broker, "catalog.pendingIndexViews", { tenantId: bulk.tenantId, limit: 1 })).items.length > 0;
 	// Latencies of the 2xx answers; any other answer is counted apart, by status.
 	let save = new Tally();
 	let read = new Tally();

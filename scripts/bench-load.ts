@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { cpus } from "node:os";
 import autocannon from "autocannon";
+import { callInternal } from "../shared/actions.ts";
 import { waitFor } from "../test/support/processes.ts";
 import { arg, BENCH_RATE_LIMITS, benchTarget, companyWithKey, json as call, procSample as sample, Tally } from "./bench-support.ts";
 
@@ -46,7 +47,7 @@ async function seed(): Promise<Company[]> {
 	);
 	for (let i = 0; i < NOTICES; i++) {
 		const sid = randomUUID();
-		await broker.call("opportunities.putNotice", {
+		await callInternal(broker, "opportunities.putNotice", {
 			source: "ocds:load",
 			source_id: sid,
 			rfp_id: `LOAD-${sid.slice(0, 8)}`,

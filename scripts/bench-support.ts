@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { BrokerOptions, ServiceBroker } from "moleculer";
+import { callInternal } from "../shared/actions.ts";
 import { createBroker } from "../shared/broker.ts";
 import { resetConfig } from "../shared/config.ts";
 import { dropDatabases } from "../shared/mongo.ts";
@@ -87,7 +88,7 @@ const SCOPES = ["opportunities:read", "opportunities:write", "profile:read", "pr
 /** A new company, its owner signed in, and an API key that reads and writes opportunities and the catalog. */
 export async function companyWithKey(t: BenchTarget, name: string): Promise<{ tenantId: string; key: string; auth: Record<string, string> }> {
 	const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${randomUUID().slice(0, 8)}@example.com`;
-	const { tenantId } = await t.broker.call<{ tenantId: string }, object>("auth-keys.createTenant", { name, ownerEmail: email });
+	const { tenantId } = await callInternal(t.broker, "auth-keys.createTenant", { name, ownerEmail: email });
 	const session = await fetch(`${t.base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}` } });
 	const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
 	const { secret } = await json(t.base, "POST", "/api-keys", { Cookie: cookie }, { name: "bench", scopes: SCOPES });

@@ -1,8 +1,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { callInternal, type Caller } from "../shared/actions.ts";
 import { createBroker } from "../shared/broker.ts";
 import { resetConfig } from "../shared/config.ts";
+import type { ImportRowResult } from "../shared/contract/catalog.ts";
 import { mintDevIdToken } from "../shared/dev-issuer.ts";
 import { SERVICE_SCHEMAS } from "../services/registry.ts";
 import { ingestFiles } from "./ingest-files.ts";
@@ -17,8 +19,8 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 		async run(args) {
 			const { values } = parseArgs({ args, options: { name: { type: "string" }, owner: { type: "string" } }, strict: true });
 			if (!values.name || !values.owner) throw new Error("tenant:create needs --name and --owner");
-			const r = await withService("auth-keys", (call) => call("auth-keys.createTenant", { name: values.name, ownerEmail: values.owner }));
-			return (r as { tenantId: string }).tenantId;
+			const { name, owner } = values;
+			return (await withService("auth-keys", (c) => callInternal(c, "auth-keys.createTenant", { name, ownerEmail: owner }))).tenantId;
 		},
 	},
 	"member:set": {
@@ -26,7 +28,8 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 		async run(args) {
 			const { values } = parseArgs({ args, options: { tenant: { type: "string" }, email: { type: "string" }, disabled: { type: "boolean" } }, strict: true });
 			if (!values.tenant || !values.email) throw new Error("member:set needs --tenant and --email");
-			const r = await withService("auth-keys", (call) => call("auth-keys.setMembership", { tenantId: values.tenant, email: values.email, status: values.disabled ? "disabled" : "active" }));
+			const { tenant, email } = values;
+			const r = await withService("auth-keys", (c) => callInternal(c, "auth-keys.setMembership", { tenantId: tenant, email, status: values.disabled ? "disabled" : "active" }));
 			return JSON.stringify(r);
 		},
 	},
@@ -35,16 +38,17 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 		async run(args) {
 			const { values, positionals } = parseArgs({ args, options: { tenant: { type: "string" } }, allowPositionals: true, strict: true });
 			const [file, ...extra] = positionals;
-			if (!values.tenant || !file || extra.length) throw new Error("catalog:import needs --tenant and one file");
+			const tenantId = values.tenant;
+			if (!tenantId || !file || extra.length) throw new Error("catalog:import needs --tenant and one file");
 			const text = await readFile(file, "utf8");
 			// JSON by extension, else by content: a CSV header cannot start with "[".
 			const body: unknown = /\.json$/i.test(file) || (!/\.csv$/i.test(file) && text.trimStart().startsWith("[")) ? JSON.parse(text) : text;
-			const summary = await withService("catalog", async (call) => {
-				const { rows } = (await call("catalog.parseImport", { body })) as { rows: Array<{ line: number }> };
-				const results: Array<{ outcome: "created" | "already_exists" | "invalid" }> = [];
+			const summary = await withService("catalog", async (c) => {
+				const { rows } = await callInternal(c, "catalog.parseImport", { body });
+				const results: ImportRowResult[] = [];
 				const tick = progress(rows.length);
 				for (let i = 0; i < rows.length; i += 100) {
-					const r = (await call("catalog.importRows", { tenantId: values.tenant, rows: rows.slice(i, i + 100) })) as { rows: typeof results };
+					const r = await callInternal(c, "catalog.importRows", { tenantId, rows: rows.slice(i, i + 100) });
 					results.push(...r.rows);
 					tick(results.length);
 				}
@@ -59,16 +63,16 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 		async run(args) {
 			const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
 			if (!positionals.length) throw new Error("ingest needs at least one file or folder");
-			return JSON.stringify(await withService("opportunities", (call) => ingestFiles(positionals, call)));
+			return JSON.stringify(await withService("opportunities", (c) => ingestFiles(positionals, c)));
 		},
 	},
 	"digest:preview": {
 		usage: "digest:preview --tenant <id> [--out <file.html>]   writes the company's next digest as HTML (nothing is sent); prints the file's path",
 		async run(args) {
 			const { values } = parseArgs({ args, options: { tenant: { type: "string" }, out: { type: "string" } }, strict: true });
-			if (!values.tenant) throw new Error("digest:preview needs --tenant");
-			const p = await withServices(["notifications", "opportunities", "auth-keys"], (call) => call("notifications.previewDigest", { tenantId: values.tenant }));
-			const preview = p as { html: string; subject: string; items: number; updated: number; recipients: string[] };
+			const tenantId = values.tenant;
+			if (!tenantId) throw new Error("digest:preview needs --tenant");
+			const preview = await withServices(["notifications", "opportunities", "auth-keys"], (c) => callInternal(c, "notifications.previewDigest", { tenantId }));
 			const out = resolve(values.out ?? `.data/digest-preview-${values.tenant}.html`);
 			await mkdir(dirname(out), { recursive: true });
 			await writeFile(out, preview.html);
@@ -86,17 +90,15 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 	},
 };
 
-export type Call = (action: string, params: unknown) => Promise<unknown>;
-
 const CLI_CALL_TIMEOUT_MS = 10 * 60_000;
 
 /** Runs one service in this process (no transporter, no logs on stdout) for the call. */
-function withService<T>(name: string, fn: (call: Call) => Promise<T>): Promise<T> {
+function withService<T>(name: string, fn: (caller: Caller) => Promise<T>): Promise<T> {
 	return withServices([name], fn);
 }
 
 /** Runs services in this process for the call: no transporter, no background workers, no logs on stdout. */
-async function withServices<T>(names: string[], fn: (call: Call) => Promise<T>): Promise<T> {
+async function withServices<T>(names: string[], fn: (caller: Caller) => Promise<T>): Promise<T> {
 	process.env.WORKERS = "off";
 	// A command's broker lives for one call: no ops server (nor a clash with a running stack's port).
 	process.env.OPS_PORT = "off";
@@ -109,7 +111,7 @@ async function withServices<T>(names: string[], fn: (call: Call) => Promise<T>):
 	try {
 		// A command's call is a batch of work in this process (50 notices written to a busy store), not a
 		// request a client waits on: the broker's 10 s request timeout cut ingests short under load.
-		return await fn((action, params) => broker.call(action, params as object, { timeout: CLI_CALL_TIMEOUT_MS }));
+		return await fn({ call: (action, params) => broker.call(action, params, { timeout: CLI_CALL_TIMEOUT_MS }) });
 	} finally {
 		await broker.stop();
 	}

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseFeed } from "../services/opportunities/feeds/detect.ts";
-import type { Call } from "./cli.ts";
+import { callInternal, type Caller } from "../shared/actions.ts";
 import { progress } from "./progress.ts";
 
 // `ingest <file or folder>`: every feed file is parsed here (format detected) and its notices
@@ -21,14 +21,7 @@ async function filesUnder(path: string): Promise<string[]> {
 	return out.sort();
 }
 
-interface Outcome {
-	action: "created" | "updated" | "unchanged" | "stale" | "duplicate";
-	source: string;
-	source_id: string;
-	reason?: string;
-}
-
-export async function ingestFiles(paths: string[], call: Call) {
+export async function ingestFiles(paths: string[], caller: Caller) {
 	const files = (await Promise.all(paths.map(filesUnder))).flat();
 	const counts = { created: 0, updated: 0, unchanged: 0, stale: 0, duplicate: 0 };
 	const rejected: Array<{ file: string; record?: string; reason: string }> = [];
@@ -47,7 +40,7 @@ export async function ingestFiles(paths: string[], call: Call) {
 	for (const { file, notices } of parsed) {
 		for (let i = 0; i < notices.length; i += 50) {
 			const batch = notices.slice(i, i + 50);
-			const { outcomes } = (await call("opportunities.ingestNotices", { notices: batch })) as { outcomes: Outcome[] };
+			const { outcomes } = await callInternal(caller, "opportunities.ingestNotices", { notices: batch });
 			for (const o of outcomes) {
 				counts[o.action]++;
 				sources.add(o.source);
@@ -56,6 +49,6 @@ export async function ingestFiles(paths: string[], call: Call) {
 			tick((done += batch.length));
 		}
 	}
-	for (const source of sources) await call("opportunities.recordIngestionRun", { source, outcome: "succeeded", summary: counts });
+	for (const source of sources) await callInternal(caller, "opportunities.recordIngestionRun", { source, outcome: "succeeded", summary: counts });
 	return { files: files.length, notices: total, ...counts, rejected, stale_records: staleRecords };
 }

@@ -1,6 +1,7 @@
 import type { ActionSchema, Context } from "moleculer";
 import type { z } from "zod";
 import type { RequestMeta } from "./auth-context.ts";
+import { INTERNAL_ACTIONS, type InternalActionName, type InternalParams, type InternalParsedParams, type InternalResult } from "./contract/internal/index.ts";
 import { actionInput, type Operation } from "./contract/operation.ts";
 
 export type OpContext<P = any> = Context<P, RequestMeta>;
@@ -46,3 +47,22 @@ export function validatedAction<P = any, S = unknown>(
 	return { visibility: "public", ...extra, input: () => input, handler } as unknown as ActionSchema;
 }
 
+
+/**
+ * An internal action declared in shared/contract/internal: validated with its declared params,
+ * and its handler must answer the declared result (checked when compiling).
+ */
+export function internalAction<A extends InternalActionName, S = unknown>(
+	name: A,
+	handler: (this: S, ctx: OpContext<InternalParsedParams<A>>) => InternalResult<A> | Promise<InternalResult<A>>,
+	extra: Partial<ActionSchema> = {},
+): ActionSchema {
+	const declared = INTERNAL_ACTIONS[name];
+	if (!declared) throw new Error(`${name} is not declared in shared/contract/internal`);
+	return validatedAction<InternalParsedParams<A>, S>(declared.params, handler, extra);
+}
+
+/** A call of an internal action, its params and answer typed by the action's declaration. */
+export function callInternal<A extends InternalActionName>(caller: Caller, name: A, params: InternalParams<A>): Promise<InternalResult<A>> {
+	return caller.call<InternalResult<A>>(name, params as object);
+}

@@ -1,18 +1,9 @@
 import type { Context } from "moleculer";
 import { ApiError } from "./errors.ts";
-import type { Scope } from "./contract/scopes.ts";
+import type { AuthContext } from "./contract/internal/auth-keys-actions.ts";
 
-/** Who is calling, as the gateway established it; travels in ctx.meta.auth. */
-export interface AuthContext {
-	kind: "api_key" | "session";
-	tenantId: string;
-	userId: string;
-	membershipId: string;
-	scopes: Scope[];
-	apiKeyId?: string;
-	sessionId?: string;
-	email?: string | null;
-}
+/** Who is calling, as the gateway established it (auth-keys.authenticate's answer); travels in ctx.meta.auth. */
+export type { AuthContext };
 
 export interface RequestMeta {
 	auth?: AuthContext;

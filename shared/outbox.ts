@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Model } from "mongoose";
 import type { JobsOptions } from "bullmq";
+import type { z } from "zod";
 import { every, type Periodic } from "./periodic.ts";
-import { BULK_PRIORITY, enqueue, useQueue, type QueueName } from "./queue.ts";
+import { BULK_PRIORITY, enqueueJob, useQueue, type JobKind } from "./queue.ts";
 
 // "Saving durably requests work" (DESIGN.md, Durability). A document carries its own request:
 // the same single-document write that changes it sets `index.requested` to a fresh version
@@ -63,24 +64,24 @@ export function requestWork(prefix = "index", version = newVersion()): Record<st
 /** The job id of a document's request: a repeat of the same version is a no-op while the job exists. */
 export const requestJobId = (docId: string, version: string): string => `${docId}_${version}`;
 
-export interface OutboxOptions<D> {
+export interface OutboxOptions<D, P extends z.ZodType> {
 	model: Model<any>;
-	queue: QueueName;
-	jobName: string;
-	/** The job's data: ids, never documents. */
-	data(doc: D & { _id: string }): Record<string, unknown>;
+	/** The kind of job a request sends (shared/contract/internal/queue-jobs.ts JOBS). */
+	job: JobKind<P>;
+	/** The job's payload but its version (the request's, added by send): ids, never documents. */
+	data(doc: D & { _id: string }): Omit<z.input<P>, "version">;
 	/** Field holding the request (default "index"). */
 	field?: string;
 }
 
 /** The outboxes of this process's open databases, for the backlog metric (shared/metrics.ts). */
-const liveOutboxes = new Set<Outbox<object>>();
-export const outboxes = (): ReadonlyArray<Outbox<object>> => [...liveOutboxes];
+const liveOutboxes = new Set<Outbox<object, z.ZodType>>();
+export const outboxes = (): ReadonlyArray<Outbox<object, z.ZodType>> => [...liveOutboxes];
 
-export class Outbox<D extends object> {
+export class Outbox<D extends object, P extends z.ZodType> {
 	private reconciler?: Periodic;
-	constructor(private readonly o: OutboxOptions<D>) {
-		useQueue(o.queue);
+	constructor(private readonly o: OutboxOptions<D, P>) {
+		useQueue(o.job.queue);
 		liveOutboxes.add(this);
 		o.model.db.once("close", () => liveOutboxes.delete(this));
 	}
@@ -103,7 +104,8 @@ export class Outbox<D extends object> {
 	async send(doc: D & { _id: string }, opts: JobsOptions = {}): Promise<boolean> {
 		const req = (doc as Record<string, unknown>)[this.field] as WorkRequest | null | undefined;
 		if (!req?.pending) return true;
-		return enqueue(this.o.queue, this.o.jobName, { ...this.o.data(doc), version: req.requested }, requestJobId(doc._id, req.requested), opts);
+		const payload = { ...this.o.data(doc), version: req.requested } as z.input<P>;
+		return enqueueJob(this.o.job, payload, requestJobId(doc._id, req.requested), opts);
 	}
 
 	/**

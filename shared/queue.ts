@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { Queue, Worker, type JobsOptions, type Processor } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
+import type { z } from "zod";
 import { config } from "./config.ts";
 import { addReadinessCheck, pingRedis } from "./readiness.ts";
 import { currentRequestId, withRequestId } from "./request-context.ts";
@@ -22,6 +23,17 @@ export const QUEUES = {
 	digests: "notifications-digests",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/**
+ * One kind of job: the queue it goes to, its name there, and the schema of its payload. The kinds
+ * and the table of queues are declared in shared/contract/internal/queue-jobs.ts; producers add
+ * jobs through a kind (enqueueJob, scheduled, Outbox) and consumers read them with payloadOf.
+ */
+export interface JobKind<P extends z.ZodType = z.ZodType> {
+	queue: QueueName;
+	name: string;
+	payload: P;
+}
 
 export function redisOptions(forWorker: boolean): RedisOptions {
 	return forWorker
@@ -114,6 +126,16 @@ export async function enqueue(name: QueueName, jobName: string, data: object, jo
 	}
 }
 
+/** enqueue of a job of this kind, its payload typed by the kind's schema. */
+export function enqueueJob<P extends z.ZodType>(kind: JobKind<P>, data: z.input<P>, jobId: string, opts: JobsOptions = {}): Promise<boolean> {
+	return enqueue(kind.queue, kind.name, data as object, jobId, opts);
+}
+
+/** The payload of a job of this kind, parsed with its schema (a malformed job fails rather than runs). */
+export function payloadOf<P extends z.ZodType>(kind: JobKind<P>, job: { data: unknown }): z.output<P> {
+	return kind.payload.parse(job.data);
+}
+
 /**
  * Removes jobs whose work another job has already done, unless a worker holds them; answers how
  * many went. Never throws: a job left in place only runs and finds its work done.
@@ -182,6 +204,11 @@ export interface Schedule {
 	jobName: string;
 	data?: object;
 	opts?: JobsOptions;
+}
+
+/** A schedule of jobs of this kind, every `everyMs`, their payload typed by the kind's schema. */
+export function scheduled<P extends z.ZodType>(kind: JobKind<P>, s: { id: string; everyMs: number; data: z.input<P>; opts?: JobsOptions }): Schedule {
+	return { id: s.id, everyMs: s.everyMs, jobName: kind.name, data: s.data as object, ...(s.opts ? { opts: s.opts } : {}) };
 }
 
 /**

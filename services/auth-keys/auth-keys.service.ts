@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { z } from "zod";
-import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { internalAction, operationAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import { createApiKey, createSession, deleteSession, getMe, listApiKeys, listScopes, revokeApiKey } from "../../shared/contract/auth-operations.ts";
@@ -13,7 +13,7 @@ import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { every, type Periodic } from "../../shared/periodic.ts";
 import { redisOptions } from "../../shared/queue.ts";
 import { createKey, listKeys, revokeKey, verifyKey } from "./api-keys.ts";
-import { contactEmail, createTenant, emailOf, membershipsOf, normalizeEmail, setMembership, tenantName } from "./directory.ts";
+import { contactEmail, createTenant, emailOf, membershipsOf, setMembership, tenantName } from "./directory.ts";
 import { AuthMemory } from "./auth-memory.ts";
 import { SIGN_IN_SETUP, signInConfigured, verifyIdToken } from "./id-tokens.ts";
 import { authModels, type AuthModels } from "./models.ts";
@@ -29,8 +29,6 @@ interface State extends Record<string, any> {
 	redis?: Redis;
 	purge?: Periodic;
 }
-
-const Email = z.string().trim().toLowerCase().pipe(z.email()).transform(normalizeEmail);
 
 export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "auth-keys",
@@ -83,45 +81,29 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		}),
 
 		// --- Internal: the gateway's credential check on every request
-		authenticate: validatedAction(
-			z.object({
-				kind: z.enum(["api_key", "session"]),
-				hash: z.string().regex(/^[0-9a-f]{64}$/),
-				tenantId: z.string().max(100).optional(),
-			}),
-			async function (this: State, ctx: OpContext<{ kind: "api_key" | "session"; hash: string; tenantId?: string }>) {
-				const { kind, hash, tenantId } = ctx.params;
-				if (kind === "api_key") return verifyKey(this.m, this.memory, hash);
-				if (tenantId !== undefined && !z.uuid().safeParse(tenantId).success) throw new ApiError("no_membership", "X-Service-Tenant names no company of this account");
-				return verifySession(this.m, this.memory, hash, tenantId);
-			},
-		),
+		authenticate: internalAction("auth-keys.authenticate", async function (this: State, ctx) {
+			const { kind, hash, tenantId } = ctx.params;
+			if (kind === "api_key") return verifyKey(this.m, this.memory, hash);
+			if (tenantId !== undefined && !z.uuid().safeParse(tenantId).success) throw new ApiError("no_membership", "X-Service-Tenant names no company of this account");
+			return verifySession(this.m, this.memory, hash, tenantId);
+		}),
 
 		// --- Internal: administration from the CLI and tests (never routed)
-		createTenant: validatedAction(
-			z.object({ name: z.string().trim().min(1).max(200), ownerEmail: Email }).strict(),
-			function (this: State, ctx: OpContext<{ name: string; ownerEmail: string }>) {
-				return createTenant(this.m, this.memory, ctx.params.name, ctx.params.ownerEmail);
-			},
-		),
-		contactEmail: validatedAction(z.object({ tenantId: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string }>) {
+		createTenant: internalAction("auth-keys.createTenant", function (this: State, ctx) {
+			return createTenant(this.m, this.memory, ctx.params.name, ctx.params.ownerEmail);
+		}),
+		contactEmail: internalAction("auth-keys.contactEmail", async function (this: State, ctx) {
 			const [email, name] = await Promise.all([contactEmail(this.m, ctx.params.tenantId), tenantName(this.m, ctx.params.tenantId)]);
 			return { email, name };
 		}),
-		tenantIds: validatedAction(
-			z.object({ after: z.string().max(100).default(""), limit: z.number().int().min(1).max(5000).default(1000) }).strict(),
-			async function (this: State, ctx: OpContext<{ after: string; limit: number }>) {
-				const rows = await this.m.tenants.find({ _id: { $gt: ctx.params.after } }, { _id: 1 }).sort({ _id: 1 }).limit(ctx.params.limit).lean();
-				return { ids: rows.map((r) => r._id) };
-			},
-		),
-		setMembership: validatedAction(
-			z.object({ tenantId: z.uuid(), email: Email, status: z.enum(["active", "disabled"]) }).strict(),
-			async function (this: State, ctx: OpContext<{ tenantId: string; email: string; status: "active" | "disabled" }>) {
-				const ms = await setMembership(this.m, this.memory, ctx.params.tenantId, ctx.params.email, ctx.params.status);
-				return { membershipId: ms._id, status: ms.status };
-			},
-		),
+		tenantIds: internalAction("auth-keys.tenantIds", async function (this: State, ctx) {
+			const rows = await this.m.tenants.find({ _id: { $gt: ctx.params.after } }, { _id: 1 }).sort({ _id: 1 }).limit(ctx.params.limit).lean();
+			return { ids: rows.map((r) => r._id) };
+		}),
+		setMembership: internalAction("auth-keys.setMembership", async function (this: State, ctx) {
+			const ms = await setMembership(this.m, this.memory, ctx.params.tenantId, ctx.params.email, ctx.params.status);
+			return { membershipId: ms._id, status: ms.status };
+		}),
 	},
 
 	async started(this: State) {

@@ -1,14 +1,14 @@
 import type { Connection } from "mongoose";
 import type { ActionSchema, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { z } from "zod";
-import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { internalAction, operationAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import type { CreatePartnerBody, CreateProductBody, ProductListQuery, UpdatePartnerBody, UpdateProductBody, UpdateProfileBody } from "../../shared/contract/catalog.ts";
 import * as ops from "../../shared/contract/catalog-operations.ts";
+import { RawImportParams } from "../../shared/contract/internal/catalog-actions.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import type { Periodic } from "../../shared/periodic.ts";
-import { importLines, ImportLineSchema, importRows, summarize, type ImportLine } from "./import.ts";
+import { importLines, importRows, summarize } from "./import.ts";
 import { indexView, indexViews, pendingIndexViews } from "./index-view.ts";
 import { productOutbox, reconcile, startReconciler, type Catalog } from "./indexing.ts";
 import { catalogModels } from "./models.ts";
@@ -26,10 +26,6 @@ interface State extends Record<string, any>, Catalog {
 
 type Id = { id: string };
 
-// The import body is classified by the action, not the validator: CSV text, a JSON array
-// of rows, or a body that is neither, which is invalid_import rather than validation_failed.
-const ImportInput = z.object({ body: z.unknown() }).strict();
-const ProductRef = z.object({ productId: z.uuid(), tenantId: z.uuid().optional() }).strict();
 
 export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "catalog",
@@ -50,7 +46,9 @@ export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, 
 				const tenantId = requireAuth(ctx).tenantId;
 				return summarize(await importRows(this, tenantId, importLines(ctx.params.body)));
 			}),
-			{ input: () => ImportInput },
+			// The body is classified by the action, not the validator: CSV text, a JSON array of rows,
+			// or a body that is neither, which is invalid_import rather than validation_failed.
+			{ input: () => RawImportParams },
 		),
 		listProducts: operationAction(ops.listProducts, function (this: State, ctx: OpContext<ProductListQuery>) {
 			return listProducts(this.m, requireAuth(ctx).tenantId, ctx.params);
@@ -72,44 +70,32 @@ export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, 
 		}),
 
 		// --- Internal: the CLI's import, in chunks (never routed)
-		parseImport: validatedAction(ImportInput, function (this: State, ctx: OpContext<{ body: unknown }>) {
+		parseImport: internalAction("catalog.parseImport", function (this: State, ctx) {
 			return { rows: importLines(ctx.params.body) };
 		}),
-		importRows: validatedAction(
-			z.object({ tenantId: z.uuid(), rows: z.array(ImportLineSchema).min(1).max(500) }).strict(),
-			async function (this: State, ctx: OpContext<{ tenantId: string; rows: ImportLine[] }>) {
-				return summarize(await importRows(this, ctx.params.tenantId, ctx.params.rows));
-			},
-		),
+		importRows: internalAction("catalog.importRows", async function (this: State, ctx) {
+			return summarize(await importRows(this, ctx.params.tenantId, ctx.params.rows));
+		}),
 
 		// --- Internal: for the indexing consumer (matching) and operations
-		profileFor: validatedAction(z.object({ tenantId: z.uuid() }).strict(), function (this: State, ctx: OpContext<{ tenantId: string }>) {
+		profileFor: internalAction("catalog.profileFor", function (this: State, ctx) {
 			return getProfile(this.m, ctx.params.tenantId);
 		}),
-		indexView: validatedAction(ProductRef, function (this: State, ctx: OpContext<z.infer<typeof ProductRef>>) {
+		indexView: internalAction("catalog.indexView", function (this: State, ctx) {
 			return indexView(this.m, ctx.params.productId, ctx.params.tenantId);
 		}),
-		indexViews: validatedAction(
-			z.object({ productIds: z.array(z.uuid()).min(1).max(500), tenantId: z.uuid().optional() }).strict(),
-			async function (this: State, ctx: OpContext<{ productIds: string[]; tenantId?: string }>) {
-				return { items: await indexViews(this.m, ctx.params.productIds, ctx.params.tenantId) };
-			},
-		),
-		pendingIndexViews: validatedAction(
-			z.object({ tenantId: z.uuid(), limit: z.number().int().min(1).max(500).default(100) }).strict(),
-			async function (this: State, ctx: OpContext<{ tenantId: string; limit: number }>) {
-				return { items: await pendingIndexViews(this.m, ctx.params.tenantId, ctx.params.limit) };
-			},
-		),
-		markIndexed: validatedAction(
-			z.object({ productId: z.uuid(), version: z.string().min(1).max(64) }).strict(),
-			async function (this: State, ctx: OpContext<{ productId: string; version: string }>) {
-				return { done: await this.outbox.markDone(ctx.params.productId, ctx.params.version) };
-			},
-		),
-		markManyIndexed: validatedAction(
-			z.object({ items: z.array(z.object({ productId: z.uuid(), version: z.string().min(1).max(64) }).strict()).min(1).max(500) }).strict(),
-			async function (this: State, ctx: OpContext<{ items: Array<{ productId: string; version: string }> }>) {
+		indexViews: internalAction("catalog.indexViews", async function (this: State, ctx) {
+			return { items: await indexViews(this.m, ctx.params.productIds, ctx.params.tenantId) };
+		}),
+		pendingIndexViews: internalAction("catalog.pendingIndexViews", async function (this: State, ctx) {
+			return { items: await pendingIndexViews(this.m, ctx.params.tenantId, ctx.params.limit) };
+		}),
+		markIndexed: internalAction("catalog.markIndexed", async function (this: State, ctx) {
+			return { done: await this.outbox.markDone(ctx.params.productId, ctx.params.version) };
+		}),
+		markManyIndexed: internalAction(
+			"catalog.markManyIndexed",
+			async function (this: State, ctx) {
 				return { done: await this.outbox.markManyDone(ctx.params.items.map((i) => ({ id: i.productId, version: i.version }))) };
 			},
 			// Background work closing a whole batch: under a bulk import it can outlast the default
@@ -117,7 +103,7 @@ export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, 
 			// (moleculer 0.15 reads `timeout` from the action definition; its typings omit it.)
 			{ timeout: 60_000 } as unknown as Partial<ActionSchema>,
 		),
-		reconcileIndexing: validatedAction(z.object({ graceMs: z.number().int().min(0).default(10_000) }).strict(), function (this: State, ctx: OpContext<{ graceMs: number }>) {
+		reconcileIndexing: internalAction("catalog.reconcileIndexing", function (this: State, ctx) {
 			return reconcile(this, ctx.params.graceMs);
 		}),
 	},

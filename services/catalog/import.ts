@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
 import { IMPORT_MAX_ROWS, ImportCsvText, ImportProductsBody, ProductImportRow, type ImportResult, type ImportRowResult } from "../../shared/contract/catalog.ts";
-import { Issue as IssueSchema } from "../../shared/contract/common.ts";
+import type { ImportLine } from "../../shared/contract/internal/catalog-actions.ts";
 import { unsafeTextIssues } from "../../shared/contract/safe-text.ts";
 import { ApiError, validationFailed, type Issue } from "../../shared/errors.ts";
 import { parseOrThrow, toIssues } from "../../shared/validation.ts";
@@ -13,21 +13,6 @@ import { newProductDoc, type ProductFields } from "./products.ts";
 // Bulk import: a JSON array or CSV of up to 5,000 rows. The file is parsed whole first (a file
 // that cannot be parsed writes nothing); then every row is validated and created on its own,
 // each a single-document insert, so a row is either wholly there or not at all.
-
-/** One row as read from the file, with the problems reading it already found (CSV only). */
-export interface ImportLine {
-	line: number;
-	row: Record<string, unknown>;
-	issues: Issue[];
-}
-
-export const ImportLineSchema = z
-	.object({
-		line: z.number().int().min(1),
-		row: z.record(z.string(), z.unknown()),
-		issues: z.array(IssueSchema),
-	})
-	.strict();
 
 const invalidImport = (message: string) => new ApiError("invalid_import", message);
 

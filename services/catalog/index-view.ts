@@ -1,4 +1,4 @@
-import type { ProductIndexView, SpecAttribute } from "../../shared/contract/indexing.ts";
+import type { ProductIndexView, SpecAttribute } from "../../shared/contract/internal/catalog-actions.ts";
 import { notFound } from "../../shared/errors.ts";
 import type { CatalogModels, ProductDoc } from "./models.ts";
 import { partnersByIds } from "./partners.ts";

@@ -1,8 +1,8 @@
 import { config } from "../../shared/config.ts";
-import { z } from "zod";
 import { Outbox, requestWork } from "../../shared/outbox.ts";
 import { every, type Periodic } from "../../shared/periodic.ts";
-import { BULK_PRIORITY, QUEUES } from "../../shared/queue.ts";
+import { BULK_PRIORITY } from "../../shared/queue.ts";
+import { JOBS, type IndexProductJob } from "../../shared/contract/internal/queue-jobs.ts";
 import type { CatalogModels, PartnerDoc, ProductDoc } from "./models.ts";
 
 // "Saving durably requests indexing" (DESIGN.md, Durability). Every product write that matters
@@ -12,7 +12,7 @@ import type { CatalogModels, PartnerDoc, ProductDoc } from "./models.ts";
 // which gives each product a fresh request and is then cleared. The reconciler re-sends and
 // finishes whatever a crash or a Redis outage left behind.
 
-export type ProductOutbox = Outbox<ProductDoc>;
+export type ProductOutbox = Outbox<ProductDoc, typeof IndexProductJob>;
 
 /** What the catalog's modules work with. */
 export interface Catalog {
@@ -21,12 +21,7 @@ export interface Catalog {
 }
 
 export function productOutbox(m: CatalogModels): ProductOutbox {
-	return new Outbox<ProductDoc>({
-		model: m.products,
-		queue: QUEUES.productIndex,
-		jobName: "index-product",
-		data: (p) => ({ tenantId: p.tenant_id, productId: p._id }),
-	});
+	return new Outbox({ model: m.products, job: JOBS.indexProduct, data: (p: ProductDoc) => ({ tenantId: p.tenant_id, productId: p._id }) });
 }
 
 /** How old a request must be before the reconciler (every OUTBOX_RECONCILE_MS) sends it again. */

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Redis } from "ioredis";
 import type { ActionSchema, Context, Service, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
+import { callInternal } from "../../shared/actions.ts";
 import type { AuthContext, RequestMeta } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import { operationByAction } from "../../shared/contract/index.ts";
@@ -223,7 +224,7 @@ export const GatewayService: ServiceSchema<any, Record<string, any>, Record<stri
 			}
 			let auth: AuthContext;
 			try {
-				auth = await ctx.call("auth-keys.authenticate", { kind: presented.kind, hash: presented.hash, tenantId });
+				auth = await callInternal(ctx, "auth-keys.authenticate", { kind: presented.kind, hash: presented.hash, tenantId });
 			} catch (err) {
 				// Failed credentials spend the caller's address budget, which slows down guessing.
 				if ((err as ApiError)?.type === "unauthorized") await spend(address, true);

@@ -12,9 +12,10 @@ import type { Model } from "mongoose";
 import type { IndexedNotice, MatchingModels, ResultDoc } from "./models.ts";
 import { activeRules, applyRules, viewFeatureIds, type ActiveRule } from "./rules/apply.ts";
 import { explainSignals } from "./signals/extract.ts";
-import type { ProductIndexView } from "../../shared/contract/indexing.ts";
-import { noticeView, productView, signalsInput, type NoticeForMatching } from "./views.ts";
-import type { Caller } from "../../shared/actions.ts";
+import type { ProductIndexView } from "../../shared/contract/internal/catalog-actions.ts";
+import type { MatchResult } from "../../shared/contract/internal/opportunities-actions.ts";
+import { noticeView, productView, signalsInput } from "./views.ts";
+import { callInternal, type Caller } from "../../shared/actions.ts";
 import { sha256 } from "../../shared/hash.ts";
 import type { Claims } from "../../shared/claims.ts";
 
@@ -100,12 +101,12 @@ export class MatchingEngine {
 	async onProduct(tenantId: string, productId: string, version: string, withBacklog = false): Promise<{ notices: number; products: number }> {
 		const stored = await this.m.products.findById(productId, { matched: 1 }).lean();
 		if (stored?.matched && stored.matched >= version) {
-			await this.call.call("catalog.markIndexed", { productId, version: stored.matched });
+			await callInternal(this.call, "catalog.markIndexed", { productId, version: stored.matched });
 			return { notices: 0, products: 0 };
 		}
 		let views: ProductIndexView[];
 		try {
-			views = [await this.call.call<ProductIndexView>("catalog.indexView", { productId, tenantId })];
+			views = [await callInternal(this.call, "catalog.indexView", { productId, tenantId })];
 		} catch (e) {
 			if ((e as { type?: string }).type === "not_found") return { notices: 0, products: 0 };
 			throw e;
@@ -127,7 +128,7 @@ export class MatchingEngine {
 	 * another worker reading the same backlog at the same moment leases the next ones.
 	 */
 	private async claimBacklog(tenantId: string, productId: string): Promise<ProductIndexView[]> {
-		const { items } = await this.call.call<{ items: ProductIndexView[] }>("catalog.pendingIndexViews", { tenantId, limit: BACKLOG_READ });
+		const { items } = await callInternal(this.call, "catalog.pendingIndexViews", { tenantId, limit: BACKLOG_READ });
 		const others = items.filter((v) => v.productId !== productId);
 		// Only as many as a batch needs, in order: a worker holding more would leave the other none.
 		const claimed: ProductIndexView[] = [];
@@ -169,13 +170,13 @@ export class MatchingEngine {
 		}
 		// Matched only now: a crash before this line leaves the products to their own jobs.
 		await this.m.products.bulkWrite(batch.map(({ v }) => ({ updateOne: { filter: { _id: v.productId, version: v.version }, update: { $set: { matched: v.version } } } })));
-		await this.call.call("catalog.markManyIndexed", { items: batch.map(({ v }) => ({ productId: v.productId, version: v.version })) });
+		await callInternal(this.call, "catalog.markManyIndexed", { items: batch.map(({ v }) => ({ productId: v.productId, version: v.version })) });
 		return { notices: affected.size, products: batch.length };
 	}
 
 	/** A notice was created or amended: match it against every company whose products it may concern. */
 	async onNotice(noticeId: string): Promise<{ tenants: number }> {
-		const n = await this.call.call<NoticeForMatching>("opportunities.noticeForMatching", { id: noticeId });
+		const n = await callInternal(this.call, "opportunities.noticeForMatching", { id: noticeId });
 		const { signals, explanation } = explainSignals(signalsInput(n));
 		const view = noticeView(n, signals, explanation.bid_eligibility.rule);
 		const open = n.source_status === "open";
@@ -187,7 +188,7 @@ export class MatchingEngine {
 		const previous = new Map((await this.m.results.find({ notice_id: noticeId }).lean<ResultDoc[]>()).map((r) => [r.tenant_id, r]));
 		for (const tenantId of previous.keys()) tenants.add(tenantId);
 		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open, await activeRules(this.m, tenantId), previous.get(tenantId) ?? null);
-		if (n.version) await this.call.call("opportunities.markNoticeMatched", { id: noticeId, version: n.version });
+		if (n.version) await callInternal(this.call, "opportunities.markNoticeMatched", { id: noticeId, version: n.version });
 		return { tenants: tenants.size };
 	}
 
@@ -220,7 +221,7 @@ export class MatchingEngine {
 
 	private async profile(tenantId: string): Promise<CompanyProfile | null> {
 		try {
-			return await this.call.call<CompanyProfile>("catalog.profileFor", { tenantId });
+			return await callInternal(this.call, "catalog.profileFor", { tenantId });
 		} catch {
 			return null; // eligibility is judged without it rather than not at all
 		}
@@ -249,7 +250,7 @@ export class MatchingEngine {
 		// Learned rules only move a supported match (an unsupported one keeps its last score).
 		const learned = supported && rules.length ? applyRules(eligible, viewFeatureIds(notice, signals), rules) : { score: eligible, notes: [], applied: [] };
 		const score = learned.score;
-		const result = {
+		const result: Omit<MatchResult, "matchVersion"> = {
 			tenantId,
 			noticeId: notice.noticeId,
 			supported,
@@ -266,7 +267,7 @@ export class MatchingEngine {
 			extraction_signal_source: "heuristic",
 		};
 		const recorded = sha256(JSON.stringify(result));
-		if (recorded !== previous?.recorded) await this.call.call("opportunities.recordMatch", { ...result, matchVersion: newVersion() });
+		if (recorded !== previous?.recorded) await callInternal(this.call, "opportunities.recordMatch", { ...result, matchVersion: newVersion() });
 		const productIds = candidates.map((p) => p.productId);
 		if (recorded === previous?.recorded && sameIds(productIds, previous.product_ids)) return;
 		await this.m.results.updateOne(

@@ -1,17 +1,17 @@
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { z } from "zod";
-import { operationAction, validatedAction, type Caller, type OpContext } from "../../shared/actions.ts";
+import { internalAction, operationAction, type Caller, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { redisClaims, type Claims } from "../../shared/claims.ts";
 import { config } from "../../shared/config.ts";
 import { listRules, updateRule } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
-import { BULK_PRIORITY, QUEUES, startWorker } from "../../shared/queue.ts";
+import { BULK_PRIORITY, QUEUES, payloadOf, startWorker } from "../../shared/queue.ts";
+import { JOBS } from "../../shared/contract/internal/queue-jobs.ts";
 import { MatchingEngine } from "./engine.ts";
 import { dropRetiredMatchingIndexes, matchingModels, type MatchingModels } from "./models.ts";
 import { rekeyPhrases } from "./rules/rekey.ts";
-import { LearnJob, LearnedRules } from "./rules/actions.ts";
+import { LearnedRules } from "./rules/actions.ts";
 
 // matching: consumes the catalog's indexing requests and ingestion's matching requests (both
 // durable), runs staged matching and writes each company's opportunities; learns rules from
@@ -26,8 +26,6 @@ interface State extends Record<string, any> {
 	workers: Array<ReturnType<typeof startWorker>>;
 }
 
-const ProductJob = z.object({ tenantId: z.uuid(), productId: z.uuid(), version: z.string().min(1).max(64) });
-const NoticeJob = z.object({ noticeId: z.uuid(), version: z.string().max(64).optional() });
 /** How long a worker holds backlog products it took: longer than a batch takes under load; a dead worker's expire. */
 const BACKLOG_LEASE_MS = 120_000;
 
@@ -43,17 +41,16 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		}),
 
 		// --- Internal: the jobs' work, callable directly by tests and operators
-		matchProduct: validatedAction(ProductJob.strict(), function (this: State, ctx: OpContext<z.infer<typeof ProductJob>>) {
+		matchProduct: internalAction("matching.matchProduct", function (this: State, ctx) {
 			return this.engine.onProduct(ctx.params.tenantId, ctx.params.productId, ctx.params.version);
 		}),
-		matchNotice: validatedAction(NoticeJob.strict(), function (this: State, ctx: OpContext<z.infer<typeof NoticeJob>>) {
+		matchNotice: internalAction("matching.matchNotice", function (this: State, ctx) {
 			return this.engine.onNotice(ctx.params.noticeId);
 		}),
-		learnFeedback: validatedAction(LearnJob.strict(), function (this: State, ctx: OpContext<LearnJob>) {
+		learnFeedback: internalAction("matching.learnFeedback", function (this: State, ctx) {
 			return this.rules.learn(ctx.params);
 		}),
-		/** Every opportunity of the company scored again with its current products and rules. */
-		rescoreTenant: validatedAction(z.object({ tenantId: z.uuid() }).strict(), function (this: State, ctx: OpContext<{ tenantId: string }>) {
+		rescoreTenant: internalAction("matching.rescoreTenant", function (this: State, ctx) {
 			return this.engine.rescoreTenant(ctx.params.tenantId);
 		}),
 	},
@@ -74,10 +71,10 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.rules.outbox.startReconciler(config().OUTBOX_RECONCILE_MS, (e) => this.logger.warn({ err: e }, "rescore reconcile failed"));
 		this.workers.push(
 			startWorker(QUEUES.productIndex, async (job) => {
-				const { tenantId, productId, version } = ProductJob.parse(job.data);
+				const { tenantId, productId, version } = payloadOf(JOBS.indexProduct, job);
 				return this.engine.onProduct(tenantId, productId, version, job.opts.priority === BULK_PRIORITY);
 			}),
-			startWorker(QUEUES.noticeMatch, async (job) => this.engine.onNotice(NoticeJob.parse(job.data).noticeId)),
+			startWorker(QUEUES.noticeMatch, async (job) => this.engine.onNotice(payloadOf(JOBS.matchNotice, job).noticeId)),
 			startWorker(QUEUES.feedbackLearn, async (job) => this.rules.process(job)),
 		);
 		for (const w of this.workers) w.worker.on("failed", (job, err) => this.logger.warn({ queue: w.worker.name, job: job?.id, err: err.message }, "matching job failed"));

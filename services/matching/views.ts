@@ -1,7 +1,8 @@
-import type { ProductIndexView } from "../../shared/contract/indexing.ts";
+import type { ProductIndexView } from "../../shared/contract/internal/catalog-actions.ts";
+import type { NoticeForMatching } from "../../shared/contract/internal/opportunities-actions.ts";
 import type { Signals } from "../../shared/contract/opportunities.ts";
 import type { NoticeView, ProductView } from "./method/types.ts";
-import type { SignalsInput, SignalsProcedureInput } from "./signals/input.ts";
+import type { SignalsInput } from "./signals/input.ts";
 
 // What other services hand matching, in the shapes the method and the extractor read.
 
@@ -20,22 +21,6 @@ export function productView(v: ProductIndexView): ProductView {
 		repStatus: v.repStatus,
 		status: v.status,
 	};
-}
-
-/** opportunities.noticeForMatching's answer. */
-export interface NoticeForMatching {
-	id: string;
-	version: string | null;
-	title: string;
-	issuing_body: string;
-	description: string;
-	source_status: string;
-	categories: { scheme: string; code: string }[];
-	items: Array<{ description: string; quantity?: number | null; unit?: string | null; classification?: { scheme: string; code: string } | null }>;
-	set_aside: { code: string | null; text: string | null } | null;
-	eligibility: string | null;
-	procedure?: SignalsProcedureInput | null;
-	procurement_category?: string | null;
 }
 
 export function signalsInput(n: NoticeForMatching): SignalsInput {

@@ -1,11 +1,11 @@
 import { config } from "../../shared/config.ts";
-import type { DigestCandidates } from "../../shared/contract/digest.ts";
+import type { DigestOutcome } from "../../shared/contract/internal/notifications-actions.ts";
 import { isDuplicateKeyError } from "../../shared/mongo.ts";
 import { sendMail } from "./mailer.ts";
 import type { DeliveryDoc, NotificationModels } from "./models.ts";
 import { renderHtml, renderText, subject, type DigestContent } from "./render.ts";
 import { storedSettings } from "./settings.ts";
-import type { Caller } from "../../shared/actions.ts";
+import { callInternal, type Caller } from "../../shared/actions.ts";
 
 // Sending one company's digest for one slot, at most once. The delivery record is written
 // (content frozen) before anything is sent; `sending` is claimed with a lease before the SMTP
@@ -21,8 +21,6 @@ const LEASE_MS = 5 * 60_000;
 /** Tries at writing `sent` after the SMTP server accepted (delays 100 ms doubling: about 3 s in all). */
 const MARK_TRIES = 6;
 const MARK_FIRST_DELAY_MS = 100;
-
-export type DigestOutcome = "sent" | "empty" | "already_sent" | "uncertain";
 
 export class RetryLater extends Error {}
 
@@ -42,13 +40,13 @@ export const deliveryId = (tenantId: string, slot: Date) => `${tenantId}|${slot.
 /** What the company's next digest would carry now, and to whom. */
 async function nextContent(m: NotificationModels, ctx: Caller, tenantId: string) {
 	const s = await storedSettings(m, tenantId);
-	const content = await ctx.call<DigestCandidates>("opportunities.digestCandidates", {
+	const content = await callInternal(ctx, "opportunities.digestCandidates", {
 		tenantId,
 		minScore: s.digest_min_score,
 		maxItems: s.digest_max_items,
 		amendmentPolicy: s.amendment_notification_policy,
 	});
-	const recipients = s.notification_emails.length ? s.notification_emails : [(await ctx.call<{ email: string | null }>("auth-keys.contactEmail", { tenantId })).email].filter((e): e is string => !!e);
+	const recipients = s.notification_emails.length ? s.notification_emails : [(await callInternal(ctx, "auth-keys.contactEmail", { tenantId })).email].filter((e): e is string => !!e);
 	return { settings: s, content, recipients };
 }
 
@@ -86,7 +84,7 @@ async function frozenDelivery(m: NotificationModels, ctx: Caller, tenantId: stri
 async function record(m: NotificationModels, ctx: Caller, d: DeliveryDoc): Promise<void> {
 	if (d.recorded_at) return;
 	const ids = (xs: unknown[]) => xs.map((x) => (x as { id: string }).id);
-	await ctx.call("opportunities.markNotified", { tenantId: d.tenant_id, newIds: ids(d.items), updatedIds: ids(d.updated), at: (d.sent_at ?? d.slot).toISOString() });
+	await callInternal(ctx, "opportunities.markNotified", { tenantId: d.tenant_id, newIds: ids(d.items), updatedIds: ids(d.updated), at: (d.sent_at ?? d.slot).toISOString() });
 	await m.settings.updateOne({ _id: d.tenant_id, $or: [{ last_digest_sent_at: null }, { last_digest_sent_at: { $lt: d.sent_at } }] }, { $set: { last_digest_sent_at: d.sent_at } });
 	await m.deliveries.updateOne({ _id: d._id }, { $set: { recorded_at: new Date() } });
 }

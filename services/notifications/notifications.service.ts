@@ -1,13 +1,13 @@
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { z } from "zod";
-import { operationAction, validatedAction, type Caller, type OpContext } from "../../shared/actions.ts";
+import { callInternal, internalAction, operationAction, type Caller, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
 import type { UpdateNotificationSettingsBody } from "../../shared/contract/settings.ts";
 import { getNotificationSettings, updateNotificationSettings } from "../../shared/contract/settings-operations.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
-import { QUEUES, keepScheduled, startWorker } from "../../shared/queue.ts";
+import { QUEUES, keepScheduled, payloadOf, scheduled, startWorker } from "../../shared/queue.ts";
+import { JOBS } from "../../shared/contract/internal/queue-jobs.ts";
 import { previewDigest, runDigest } from "./delivery.ts";
 import { closeMailer } from "./mailer.ts";
 import { notificationModels, type NotificationModels } from "./models.ts";
@@ -23,18 +23,14 @@ interface State extends Record<string, any> {
 	stopScheduling?: () => void;
 }
 
-interface Contact {
-	email: string | null;
-	name: string | null;
-}
-const contact = (caller: Caller, tenantId: string) => caller.call<Contact>("auth-keys.contactEmail", { tenantId });
+const contact = (caller: Caller, tenantId: string) => callInternal(caller, "auth-keys.contactEmail", { tenantId });
 
 /** Every company gets default settings (and so digest slots) without having to change them. */
 async function ensureAllSettings(m: NotificationModels, caller: Caller): Promise<number> {
 	let after = "";
 	let created = 0;
 	for (;;) {
-		const { ids } = await caller.call<{ ids: string[] }>("auth-keys.tenantIds", { after, limit: 1000 });
+		const { ids } = await callInternal(caller, "auth-keys.tenantIds", { after, limit: 1000 });
 		if (ids.length === 0) return created;
 		created += await ensureSettings(m, ids);
 		after = ids[ids.length - 1]!;
@@ -43,11 +39,6 @@ async function ensureAllSettings(m: NotificationModels, caller: Caller): Promise
 
 /** How long the settings job waits for auth-keys to join before it fails (and runs again on schedule). */
 const AUTH_KEYS_WAIT_MS = 60_000;
-
-const QueueDueQuery = z.object({ now: z.iso.datetime().optional(), tenantId: z.uuid().optional() }).strict();
-type QueueDueQuery = z.infer<typeof QueueDueQuery>;
-
-const DigestJob = z.object({ tenantId: z.uuid(), slot: z.iso.datetime() }).strict();
 
 export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "notifications",
@@ -64,17 +55,17 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 
 		// --- Internal: the scheduler's steps, callable on their own (tests control time through `now`,
 		// and keep to their own company with `tenantId`, since other files' companies share the cluster)
-		queueDueDigests: validatedAction(QueueDueQuery, function (this: State, ctx: OpContext<QueueDueQuery>) {
+		queueDueDigests: internalAction("notifications.queueDueDigests", function (this: State, ctx) {
 			return queueDueDigests(this.m, ctx.params.now ? new Date(ctx.params.now) : new Date(), ctx.params.tenantId);
 		}),
-		runDigest: validatedAction(DigestJob, async function (this: State, ctx: OpContext<z.infer<typeof DigestJob>>) {
+		runDigest: internalAction("notifications.runDigest", async function (this: State, ctx) {
 			const { tenantId, slot } = ctx.params;
 			return { outcome: await runDigest(this.m, ctx, tenantId, new Date(slot), (await contact(ctx, tenantId)).name) };
 		}),
-		ensureSettings: validatedAction(z.object({}).strict(), function (this: State) {
+		ensureSettings: internalAction("notifications.ensureSettings", function (this: State) {
 			return ensureAllSettings(this.m, this.broker);
 		}),
-		previewDigest: validatedAction(z.object({ tenantId: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string }>) {
+		previewDigest: internalAction("notifications.previewDigest", async function (this: State, ctx) {
 			return previewDigest(this.m, ctx, ctx.params.tenantId, (await contact(ctx, ctx.params.tenantId)).name);
 		}),
 	},
@@ -87,14 +78,14 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 		const broker = this.broker as unknown as Caller;
 		this.worker = startWorker(QUEUES.digests, async (job) => {
 			switch (job.name) {
-				case "tick":
+				case JOBS.digestTick.name:
 					return queueDueDigests(this.m);
-				case "ensure-settings":
+				case JOBS.ensureSettings.name:
 					// At a cluster's start this runs as soon as notifications is up, often before auth-keys has joined.
 					await this.broker.waitForServices(["auth-keys"], AUTH_KEYS_WAIT_MS);
 					return ensureAllSettings(this.m, broker);
-				case "send-digest": {
-					const { tenantId, slot } = DigestJob.parse(job.data);
+				case JOBS.sendDigest.name: {
+					const { tenantId, slot } = payloadOf(JOBS.sendDigest, job);
 					return runDigest(this.m, broker, tenantId, new Date(slot), (await contact(broker, tenantId)).name);
 				}
 				default:
@@ -106,8 +97,8 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 			if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.error({ job: job.name, data: job.data, err: err.message }, "digest job failed after its last attempt");
 		});
 		this.stopScheduling = await keepScheduled(QUEUES.digests, [
-			{ id: "digest-tick", everyMs: config().DIGEST_TICK_MS, jobName: "tick" },
-			{ id: "ensure-settings", everyMs: 10 * 60_000, jobName: "ensure-settings" },
+			scheduled(JOBS.digestTick, { id: "digest-tick", everyMs: config().DIGEST_TICK_MS, data: {} }),
+			scheduled(JOBS.ensureSettings, { id: "ensure-settings", everyMs: 10 * 60_000, data: {} }),
 		]);
 	},
 

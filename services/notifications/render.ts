@@ -1,4 +1,4 @@
-import type { DigestItem } from "../../shared/contract/digest.ts";
+import type { DigestItem } from "../../shared/contract/internal/opportunities-actions.ts";
 
 // The digest email: an HTML part and a plain-text part with the same content. Everything
 // from notices is escaped: notice text is untrusted.

@@ -1,4 +1,5 @@
-import { enqueue, QUEUES } from "../../shared/queue.ts";
+import { JOBS } from "../../shared/contract/internal/queue-jobs.ts";
+import { enqueueJob } from "../../shared/queue.ts";
 import type { NotificationModels, SettingsDoc } from "./models.ts";
 import { nextDigestAt } from "./schedule.ts";
 
@@ -11,7 +12,8 @@ export async function queueDueDigests(m: NotificationModels, now = new Date(), t
 	let queued = 0;
 	for (const s of due) {
 		const slot = s.next_digest_at!;
-		if (!(await enqueue(QUEUES.digests, "send-digest", { tenantId: s._id, slot: slot.toISOString() }, `digest_${s._id}_${slot.getTime()}`, { attempts: 6, backoff: { type: "exponential", delay: 30_000 } }))) continue;
+		const retries = { attempts: 6, backoff: { type: "exponential", delay: 30_000 } };
+		if (!(await enqueueJob(JOBS.sendDigest, { tenantId: s._id, slot: slot.toISOString() }, `digest_${s._id}_${slot.getTime()}`, retries))) continue;
 		// A slot missed while the service was down is sent once, then the schedule resumes from now.
 		const after = new Date(Math.max(slot.getTime(), now.getTime()));
 		// Only while the settings are as read: a change that landed meanwhile writes its own next slot.

@@ -1,22 +1,10 @@
-import { z } from "zod";
-import type { DigestCandidates, DigestItem } from "../../shared/contract/digest.ts";
+import type { DigestCandidates, DigestItem, DigestQuery, MarkNotified } from "../../shared/contract/internal/opportunities-actions.ts";
 import type { OpportunityDoc, OpportunityModels } from "./models.ts";
 
 // What a company's digest carries, chosen here because this service owns the opportunities:
 // new matches (never sent, at or above the company's minimum score, best first) and, per the
 // amendment policy, opportunities already sent whose notice changed since. A cancelled notice
 // leaves digests altogether.
-
-export const DigestQuery = z
-	.object({
-		tenantId: z.uuid(),
-		minScore: z.number().int().min(0).max(100),
-		maxItems: z.number().int().min(1).max(50),
-		amendmentPolicy: z.enum(["all", "positive_only", "none"]),
-	})
-	.strict();
-export type DigestQuery = z.infer<typeof DigestQuery>;
-
 
 const item = (d: OpportunityDoc): DigestItem => ({
 	id: d._id,
@@ -52,9 +40,6 @@ export async function digestCandidates(m: OpportunityModels, q: DigestQuery): Pr
 	}
 	return { items: fresh.map(item), updated: updated.map(item) };
 }
-
-export const MarkNotified = z.object({ tenantId: z.uuid(), newIds: z.array(z.uuid()).max(50), updatedIds: z.array(z.uuid()).max(50), at: z.iso.datetime() }).strict();
-export type MarkNotified = z.infer<typeof MarkNotified>;
 
 /** After a digest went out: new ones become notified; amendments count as told. Idempotent. */
 export async function markNotified(m: OpportunityModels, p: MarkNotified): Promise<void> {

@@ -1,3 +1,4 @@
+import type { IngestOutcome } from "../../shared/contract/internal/opportunities-actions.ts";
 import { newRequest, requestWork } from "../../shared/outbox.ts";
 import type { NormalizedNotice } from "./feeds/notice.ts";
 import { mergeVersion, type StoredNotice } from "./feeds/versions.ts";
@@ -9,15 +10,6 @@ import type { NoticeDoc, OpportunityModels } from "./models.ts";
 // (no lost update when two runs race), and every new or changed notice carries its matching
 // request in the same write. The same solicitation arriving from another feed is recognised
 // by its dedupe keys and kept as one notice; a cancellation or award from either feed closes it.
-
-export type IngestAction = "created" | "updated" | "unchanged" | "stale" | "duplicate";
-
-export interface IngestOutcome {
-	action: IngestAction;
-	noticeId?: string;
-	reason?: string;
-	changed?: string[];
-}
 
 /** The stored notice's own fields, from the merged (normalized) notice (exported for scripts that measure the stored path). */
 export function storedFields(n: StoredNotice, now: Date) {

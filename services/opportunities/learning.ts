@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { FeedbackForLearning, FeedbackForLearningQuery } from "../../shared/contract/internal/opportunities-actions.ts";
 import { iso } from "../../shared/contract/common.ts";
 import { notFound } from "../../shared/errors.ts";
 import type { FeedbackDoc, NoticeDoc, OpportunityDoc, OpportunityModels } from "./models.ts";
@@ -9,10 +9,7 @@ import { settleVerdicts } from "./pipeline.ts";
 // category codes, title, and the bid eligibility and nature matching extracted from it).
 // Read after the verdicts of its opportunity are settled (pipeline.ts settleVerdicts).
 
-export const FeedbackForLearningQuery = z.object({ tenantId: z.uuid(), feedbackId: z.uuid() }).strict();
-export type FeedbackForLearningQuery = z.infer<typeof FeedbackForLearningQuery>;
-
-export async function feedbackForLearning(m: OpportunityModels, q: FeedbackForLearningQuery) {
+export async function feedbackForLearning(m: OpportunityModels, q: FeedbackForLearningQuery): Promise<FeedbackForLearning> {
 	let f = await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>();
 	if (!f) throw notFound("Feedback");
 	// A verdict whose request stopped between its insert and settling is settled here, so

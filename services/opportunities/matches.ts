@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { RationaleItem, ScoreSource, Signals, SignalSource } from "../../shared/contract/opportunities.ts";
+import type { MatchResult } from "../../shared/contract/internal/opportunities-actions.ts";
 import { notFound } from "../../shared/errors.ts";
 import type { NoticeDoc, OpportunityModels } from "./models.ts";
 import { deadlineFields, discoveredFields, scoreFields } from "./records.ts";
@@ -7,26 +6,6 @@ import { deadlineFields, discoveredFields, scoreFields } from "./records.ts";
 // Writing matching's results: one opportunity per (company, notice), upserted. Re-matching
 // replaces the score and rationale but never the company's own state (status, archive,
 // notification), and a replayed result (same match version) leaves the same state.
-
-export const MatchResult = z
-	.object({
-		tenantId: z.uuid(),
-		noticeId: z.uuid(),
-		/** Version of the matching run that produced this result; an older one never overwrites a newer one. */
-		matchVersion: z.string().min(1).max(64),
-		supported: z.boolean().default(true),
-		score: z.number().min(0).max(100).nullable(),
-		score_source: ScoreSource.default("matcher"),
-		product_match: z.record(z.string(), z.unknown()).default({}),
-		product_match_name: z.string().max(200).nullable().default(null),
-		rationale: z.array(RationaleItem).max(50).default([]),
-		eligible: z.boolean().default(true),
-		signals: Signals.nullable().default(null),
-		signal_source: SignalSource.nullable().default(null),
-		extraction_signal_source: SignalSource.nullable().default(null),
-	})
-	.strict();
-export type MatchResult = z.infer<typeof MatchResult>;
 
 /** Lower-cased text that `q` searches: title, issuing body, reference number, description and item lines. */
 export function searchText(n: Pick<NoticeDoc, "title" | "issuing_body" | "reference_number" | "rfp_id" | "description" | "details">): string {

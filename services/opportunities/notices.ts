@@ -1,34 +1,11 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
-import { DateTime } from "../../shared/contract/common.ts";
-import { SourceStatus } from "../../shared/contract/opportunities.ts";
+import type { NoticeForMatching, NoticeForReading, NoticeInput } from "../../shared/contract/internal/opportunities-actions.ts";
 import { newRequest, requestWork } from "../../shared/outbox.ts";
 import type { NoticeDoc, OpportunityModels } from "./models.ts";
 import { refreshCopies } from "./matches.ts";
 
 // Storing notices. Every new or changed notice durably requests matching (the `match`
 // request is written with the notice itself) and its opportunities' copies follow it.
-
-export const NoticeInput = z
-	.object({
-		source: z.string().min(1).max(100),
-		source_id: z.string().min(1).max(300),
-		rfp_id: z.string().min(1).max(300),
-		reference_number: z.string().max(300),
-		title: z.string().min(1).max(1000),
-		issuing_body: z.string().max(500),
-		description: z.string().max(100_000).default(""),
-		categories: z.array(z.object({ scheme: z.string().max(20), code: z.string().max(40), label: z.string().max(300).optional() })).max(200).default([]),
-		deadline: DateTime.nullable().default(null),
-		estimated_value: z.number().nonnegative().nullable().default(null),
-		currency: z.string().max(3).nullable().default(null),
-		source_status: SourceStatus.default("open"),
-		source_url: z.string().max(2048).nullable().default(null),
-		published_at: DateTime.nullable().default(null),
-		details: z.record(z.string(), z.unknown()).default({}),
-	})
-	.strict();
-export type NoticeInput = z.infer<typeof NoticeInput>;
 
 export interface PutResult {
 	notice: NoticeDoc;
@@ -66,7 +43,7 @@ export async function putNotice(m: OpportunityModels, n: NoticeInput): Promise<P
 }
 
 /** A notice as other services read it (ask, matching): its text and normalized details. */
-export function noticeForReading(n: NoticeDoc) {
+export function noticeForReading(n: NoticeDoc): NoticeForReading {
 	return {
 		id: n._id,
 		source: n.source,
@@ -76,7 +53,8 @@ export function noticeForReading(n: NoticeDoc) {
 		title: n.title,
 		issuing_body: n.issuing_body,
 		description: n.description ?? "",
-		categories: n.categories ?? [],
+		// Both writers (NoticeInput, the feeds' notice) store scheme and code; the model leaves them optional.
+		categories: (n.categories ?? []) as NoticeForReading["categories"],
 		deadline: n.deadline ? n.deadline.toISOString() : null,
 		estimated_value: n.estimated_value ?? null,
 		currency: n.currency ?? null,
@@ -86,10 +64,9 @@ export function noticeForReading(n: NoticeDoc) {
 		details: (n.details ?? {}) as Record<string, unknown>,
 	};
 }
-export type NoticeForReading = ReturnType<typeof noticeForReading>;
 
 /** A notice as matching reads it: the text and codes it scores, and the request version to mark done. */
-export function noticeForMatching(n: NoticeDoc) {
+export function noticeForMatching(n: NoticeDoc): NoticeForMatching {
 	const d = (n.details ?? {}) as Record<string, unknown>;
 	return {
 		...noticeForReading(n),
@@ -102,4 +79,3 @@ export function noticeForMatching(n: NoticeDoc) {
 		procurement_category: typeof d.procurement_category === "string" ? d.procurement_category : null,
 	};
 }
-export type NoticeForMatching = ReturnType<typeof noticeForMatching>;

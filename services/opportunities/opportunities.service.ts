@@ -1,7 +1,6 @@
 import type { Connection } from "mongoose";
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { z } from "zod";
-import { operationAction, validatedAction, type OpContext } from "../../shared/actions.ts";
+import { internalAction, operationAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import type { FeedbackBody, OpportunityListQuery } from "../../shared/contract/opportunities.ts";
 import { archiveOpportunity, getDashboard, getOpportunity, listOpportunities, sendFeedback, unarchiveOpportunity } from "../../shared/contract/opportunities-operations.ts";
@@ -9,18 +8,18 @@ import { config } from "../../shared/config.ts";
 import { notFound } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { Outbox } from "../../shared/outbox.ts";
-import { QUEUES, keepScheduled, startWorker } from "../../shared/queue.ts";
+import { QUEUES, keepScheduled, payloadOf, scheduled, startWorker } from "../../shared/queue.ts";
+import { JOBS, type LearnFeedbackJob, type MatchNoticeJob } from "../../shared/contract/internal/queue-jobs.ts";
 import { closePastDeadlines } from "./expiry.ts";
 import { dashboard } from "./dashboard.ts";
-import { NormalizedNotice } from "./feeds/notice.ts";
 import { ingestNotice, lastIngestion, recordRun } from "./ingest.ts";
 import { feedsFromEnv, poll, type FeedConfig } from "./pollers.ts";
-import { DigestQuery, MarkNotified, digestCandidates, markNotified } from "./digest.ts";
-import { FeedbackForLearningQuery, feedbackForLearning } from "./learning.ts";
+import { digestCandidates, markNotified } from "./digest.ts";
+import { feedbackForLearning } from "./learning.ts";
 import { listOpportunities as list } from "./listing.ts";
-import { MatchResult, recordMatch } from "./matches.ts";
+import { recordMatch } from "./matches.ts";
 import { opportunityModels, type FeedbackDoc, type NoticeDoc, type OpportunityModels } from "./models.ts";
-import { NoticeInput, noticeForMatching, noticeForReading, putNotice } from "./notices.ts";
+import { noticeForMatching, noticeForReading, putNotice } from "./notices.ts";
 import { findOwned, recordFeedback, setArchived, toFeedback } from "./pipeline.ts";
 import { toDetail } from "./records.ts";
 
@@ -29,13 +28,11 @@ import { toDetail } from "./records.ts";
 interface State extends Record<string, any> {
 	conn: Connection;
 	m: OpportunityModels;
-	noticeOutbox: Outbox<NoticeDoc>;
-	feedbackOutbox: Outbox<FeedbackDoc>;
+	noticeOutbox: Outbox<NoticeDoc, typeof MatchNoticeJob>;
+	feedbackOutbox: Outbox<FeedbackDoc, typeof LearnFeedbackJob>;
 	upkeep?: ReturnType<typeof startWorker>;
 	stopScheduling?: () => void;
 }
-
-const Versioned = z.object({ id: z.uuid(), version: z.string().min(1).max(64) }).strict();
 
 export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "opportunities",
@@ -65,12 +62,12 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		}),
 
 		// --- Internal: ingestion and matching write through these (never routed)
-		putNotice: validatedAction(NoticeInput, async function (this: State, ctx: OpContext<NoticeInput>) {
+		putNotice: internalAction("opportunities.putNotice", async function (this: State, ctx) {
 			const { notice, created, changed } = await putNotice(this.m, ctx.params);
 			if (changed) await this.noticeOutbox.send(notice);
 			return { id: notice._id, created, changed };
 		}),
-		ingestNotices: validatedAction(z.object({ notices: z.array(NormalizedNotice).min(1).max(200) }).strict(), async function (this: State, ctx: OpContext<{ notices: NormalizedNotice[] }>) {
+		ingestNotices: internalAction("opportunities.ingestNotices", async function (this: State, ctx) {
 			const outcomes = [];
 			for (const n of ctx.params.notices) {
 				const { notice, ...o } = await ingestNotice(this.m, n);
@@ -79,43 +76,40 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 			}
 			return { outcomes };
 		}),
-		recordIngestionRun: validatedAction(
-			z.object({ source: z.string().min(1).max(100), outcome: z.enum(["succeeded", "failed"]), summary: z.unknown() }).strict(),
-			async function (this: State, ctx: OpContext<{ source: string; outcome: "succeeded" | "failed"; summary: unknown }>) {
-				await recordRun(this.m, ctx.params.source, ctx.params.outcome, ctx.params.summary);
-				return { ok: true };
-			},
-		),
-		recordMatch: validatedAction(MatchResult, function (this: State, ctx: OpContext<MatchResult>) {
+		recordIngestionRun: internalAction("opportunities.recordIngestionRun", async function (this: State, ctx) {
+			await recordRun(this.m, ctx.params.source, ctx.params.outcome, ctx.params.summary);
+			return { ok: true as const };
+		}),
+		recordMatch: internalAction("opportunities.recordMatch", function (this: State, ctx) {
 			return recordMatch(this.m, ctx.params);
 		}),
-		askContext: validatedAction(z.object({ tenantId: z.uuid(), id: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ tenantId: string; id: string }>) {
+		askContext: internalAction("opportunities.askContext", async function (this: State, ctx) {
 			const opp = await findOwned(this.m, ctx.params.tenantId, ctx.params.id);
 			const notice = await this.m.notices.findById(opp.notice_id).lean<NoticeDoc>();
 			return { opportunity: toDetail(opp), notice: notice ? noticeForReading(notice) : null };
 		}),
-		noticeForMatching: validatedAction(z.object({ id: z.uuid() }).strict(), async function (this: State, ctx: OpContext<{ id: string }>) {
+		noticeForMatching: internalAction("opportunities.noticeForMatching", async function (this: State, ctx) {
 			const n = await this.m.notices.findById(ctx.params.id).lean<NoticeDoc>();
 			if (!n) throw notFound("Notice");
 			return noticeForMatching(n);
 		}),
-		digestCandidates: validatedAction(DigestQuery, function (this: State, ctx: OpContext<DigestQuery>) {
+		digestCandidates: internalAction("opportunities.digestCandidates", function (this: State, ctx) {
 			return digestCandidates(this.m, ctx.params);
 		}),
-		markNotified: validatedAction(MarkNotified, async function (this: State, ctx: OpContext<MarkNotified>) {
+		markNotified: internalAction("opportunities.markNotified", async function (this: State, ctx) {
 			await markNotified(this.m, ctx.params);
-			return { ok: true };
+			return { ok: true as const };
 		}),
-		markNoticeMatched: validatedAction(Versioned, function (this: State, ctx: OpContext<{ id: string; version: string }>) {
+		markNoticeMatched: internalAction("opportunities.markNoticeMatched", function (this: State, ctx) {
 			return this.noticeOutbox.markDone(ctx.params.id, ctx.params.version);
 		}),
-		feedbackForLearning: validatedAction(FeedbackForLearningQuery, function (this: State, ctx: OpContext<FeedbackForLearningQuery>) {
+		feedbackForLearning: internalAction("opportunities.feedbackForLearning", function (this: State, ctx) {
 			return feedbackForLearning(this.m, ctx.params);
 		}),
-		markFeedbackLearned: validatedAction(Versioned, function (this: State, ctx: OpContext<{ id: string; version: string }>) {
+		markFeedbackLearned: internalAction("opportunities.markFeedbackLearned", function (this: State, ctx) {
 			return this.feedbackOutbox.markDone(ctx.params.id, ctx.params.version);
 		}),
-		reconcileRequests: validatedAction(z.object({ graceMs: z.number().int().min(0).default(10_000) }).strict(), async function (this: State, ctx: OpContext<{ graceMs: number }>) {
+		reconcileRequests: internalAction("opportunities.reconcileRequests", async function (this: State, ctx) {
 			return {
 				notices: await this.noticeOutbox.reconcile(ctx.params.graceMs),
 				feedback: await this.feedbackOutbox.reconcile(ctx.params.graceMs),
@@ -149,37 +143,33 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		this.conn = await connectServiceDb("opportunities");
 		this.m = opportunityModels(this.conn);
 		await syncIndexes(this.conn);
-		this.noticeOutbox = new Outbox<NoticeDoc>({ model: this.m.notices, queue: QUEUES.noticeMatch, jobName: "match-notice", field: "match", data: (n) => ({ noticeId: n._id }) });
-		this.feedbackOutbox = new Outbox<FeedbackDoc>({
-			model: this.m.feedback,
-			queue: QUEUES.feedbackLearn,
-			jobName: "learn-feedback",
-			field: "learn",
-			data: (f) => ({ tenantId: f.tenant_id, feedbackId: f._id }),
-		});
+		this.noticeOutbox = new Outbox({ model: this.m.notices, job: JOBS.matchNotice, field: "match", data: (n: NoticeDoc) => ({ noticeId: n._id }) });
+		this.feedbackOutbox = new Outbox({ model: this.m.feedback, job: JOBS.learnFeedback, field: "learn", data: (f: FeedbackDoc) => ({ tenantId: f.tenant_id, feedbackId: f._id }) });
 		if (config().WORKERS === "off") return;
 		const onError = (e: unknown) => this.logger.warn({ err: e }, "outbox reconcile failed");
 		this.noticeOutbox.startReconciler(config().OUTBOX_RECONCILE_MS, onError);
 		this.feedbackOutbox.startReconciler(config().OUTBOX_RECONCILE_MS, onError);
 		const feeds = feedsFromEnv();
 		this.upkeep = startWorker(QUEUES.opportunitiesUpkeep, async (job) => {
-			if (job.name === "close-past-deadlines") return closePastDeadlines(this.m);
-			if (job.name === "poll-feed") {
-				const feed = feeds.find((f) => f.name === job.data.feed);
+			if (job.name === JOBS.closePastDeadlines.name) return closePastDeadlines(this.m);
+			if (job.name === JOBS.pollFeed.name) {
+				const { feed: name } = payloadOf(JOBS.pollFeed, job);
+				const feed = feeds.find((f) => f.name === name);
 				if (!feed) return { skipped: "no such feed configured" };
 				return this.pollFeed(feed, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
 			}
 			throw new Error(`unknown upkeep job ${job.name}`);
 		});
 		this.stopScheduling = await keepScheduled(QUEUES.opportunitiesUpkeep, [
-			{ id: "close-past-deadlines", everyMs: config().DEADLINE_SWEEP_MS, jobName: "close-past-deadlines" },
-			...feeds.map((f) => ({
-				id: `poll:${f.name}`,
-				everyMs: f.every_minutes * 60_000,
-				jobName: "poll-feed",
-				data: { feed: f.name },
-				opts: { attempts: 5, backoff: { type: "exponential", delay: config().FEED_RETRY_MS } },
-			})),
+			scheduled(JOBS.closePastDeadlines, { id: "close-past-deadlines", everyMs: config().DEADLINE_SWEEP_MS, data: {} }),
+			...feeds.map((f) =>
+				scheduled(JOBS.pollFeed, {
+					id: `poll:${f.name}`,
+					everyMs: f.every_minutes * 60_000,
+					data: { feed: f.name },
+					opts: { attempts: 5, backoff: { type: "exponential", delay: config().FEED_RETRY_MS } },
+				}),
+			),
 		]);
 	},
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../shared/config.ts";
 import { newRequest, Outbox, workRequestSchema } from "../../shared/outbox.ts";
 import { QUEUES, closeProducers, producer } from "../../shared/queue.ts";
+import { z } from "zod";
 
 // The outbox against the real MongoDB-compatible server and Redis: a backlog larger than one
 // page is re-sent in one reconcile run, once per (document, version).
@@ -20,7 +21,9 @@ afterAll(async () => {
 	await closeProducers();
 });
 
-const outbox = (model: any) => new Outbox<{ _id: string }>({ model, queue: QUEUES.productIndex, jobName: "t", data: (d) => ({ id: d._id }) });
+/** A kind of job of the tests' own, on a queue this file empties. */
+const TEST_JOB = { queue: QUEUES.productIndex, name: "t", payload: z.object({ id: z.string() }) };
+const outbox = (model: any) => new Outbox({ model, job: TEST_JOB, data: (d: { _id: string }) => ({ id: d._id }) });
 
 describe("Outbox.reconcile", () => {
 	it("pages through a backlog and sends each pending version once", async () => {
@@ -28,7 +31,7 @@ describe("Outbox.reconcile", () => {
 		const past = new Date(Date.now() - 60_000);
 		await model.insertMany(Array.from({ length: 23 }, (_, i) => ({ _id: `doc-${String(i).padStart(2, "0")}`, index: { ...newRequest(), requested_at: past } })));
 		await model.create({ _id: "done", index: { ...newRequest(), pending: false } });
-		const outbox = new Outbox<{ _id: string }>({ model, queue: QUEUES.productIndex, jobName: "t", data: (d) => ({ id: d._id }) });
+		const outbox = new Outbox({ model, job: TEST_JOB, data: (d: { _id: string }) => ({ id: d._id }) });
 		expect(await outbox.reconcile(10_000, 5)).toBe(23);
 		// Re-sends are bulk work: they wait in the lane served after single saves.
 		const jobs = await producer(QUEUES.productIndex).getJobs(["prioritized"]);

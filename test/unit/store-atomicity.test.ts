@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../shared/config.ts";
 import { newRequest, newVersion, Outbox, requestWork, workRequestSchema } from "../../shared/outbox.ts";
 import { QUEUES, closeProducers, producer } from "../../shared/queue.ts";
+import { z } from "zod";
 
 // What every service's writes rely on (DESIGN.md, Durability): an update of one document is
 // atomic, as MongoDB makes it. FerretDB 1.24 as released applies an update as an unlocked read,
@@ -26,6 +27,8 @@ const ROUNDS = 5;
 /** Said with every failure: the likely cause is the server, not the code under test. */
 const HINT = "a FerretDB built without deploy/ferretdb/atomic-updates.patch? see deploy/ferretdb/README.md";
 const WRITERS = 16;
+/** A kind of job of the tests' own, on a queue this file empties. */
+const TEST_JOB = { queue: QUEUES.productIndex, name: "t", payload: z.object({ id: z.string() }) };
 
 describe("single-document updates on the MongoDB-compatible server", () => {
 	it("keep every one of many concurrent $set of different fields of one document", async () => {
@@ -54,7 +57,7 @@ describe("single-document updates on the MongoDB-compatible server", () => {
 	it("never let an indexer's done mark undo a change saved at the same time (the outbox's pattern)", async () => {
 		const Doc = new Schema({ _id: String, name: String, rev: String, index: new Schema(workRequestSchema, { _id: false }) }, { versionKey: false });
 		const model = conn.model("AtomicityProduct", Doc, "products");
-		const outbox = new Outbox<{ _id: string }>({ model, queue: QUEUES.productIndex, jobName: "t", data: (d) => ({ id: d._id }) });
+		const outbox = new Outbox({ model, job: TEST_JOB, data: (d: { _id: string }) => ({ id: d._id }) });
 		for (let round = 0; round < ROUNDS * 4; round++) {
 			const _id = `p-${round}`;
 			const first = newRequest();

@@ -1,33 +1,26 @@
 import type { Job } from "bullmq";
 import type { Logger } from "moleculer";
-import { z } from "zod";
 import { iso } from "../../../shared/contract/common.ts";
 import type { LearnedRule, LearnedRuleList, RuleType } from "../../../shared/contract/settings.ts";
 import { ApiError, notFound } from "../../../shared/errors.ts";
 import { Outbox, newRequest } from "../../../shared/outbox.ts";
-import { QUEUES } from "../../../shared/queue.ts";
-import type { Caller } from "../../../shared/actions.ts";
+import { QUEUES, payloadOf } from "../../../shared/queue.ts";
+import { callInternal, type Caller } from "../../../shared/actions.ts";
+import type { FeedbackForLearning } from "../../../shared/contract/internal/opportunities-actions.ts";
+import { JOBS, type LearnFeedbackJob, type RescoreRuleJob } from "../../../shared/contract/internal/queue-jobs.ts";
 import type { MatchingEngine } from "../engine.ts";
 import type { MatchingModels } from "../models.ts";
-import { recordEvidence, type FeedbackForLearning } from "./evidence.ts";
+import { recordEvidence } from "./evidence.ts";
 import { featureId } from "./features.ts";
 import { withRuleLock } from "./lock.ts";
 import type { RuleDoc } from "./models.ts";
 import { MAX_ACTIVE_RULES, reconsiderRules } from "./propose.ts";
 
 // The learned rules as the service runs them: the two routes, and the jobs of the
-// feedbackLearn queue. That queue carries two kinds of job: `learn-feedback` (sent by the
-// opportunities service for every verdict) and `rescore-rule` (sent here whenever a rule is
-// switched on or off; the request is written with the switch, so it survives a crash and the
-// reconciler re-sends it).
-
-export const LEARN_JOB = "learn-feedback";
-export const RESCORE_JOB = "rescore-rule";
-
-export const LearnJob = z.object({ tenantId: z.uuid(), feedbackId: z.uuid(), version: z.string().min(1).max(64).optional() });
-export type LearnJob = z.infer<typeof LearnJob>;
-export const RescoreJob = z.object({ tenantId: z.uuid(), ruleId: z.uuid(), version: z.string().min(1).max(64).optional() });
-export type RescoreJob = z.infer<typeof RescoreJob>;
+// feedbackLearn queue (shared/contract/internal/queue-jobs.ts). That queue carries two kinds of
+// job: `learn-feedback` (sent by the opportunities service for every verdict) and `rescore-rule`
+// (sent here whenever a rule is switched on or off; the request is written with the switch, so
+// it survives a crash and the reconciler re-sends it).
 
 export function toLearnedRule(r: RuleDoc): LearnedRule {
 	return {
@@ -41,7 +34,7 @@ export function toLearnedRule(r: RuleDoc): LearnedRule {
 }
 
 export class LearnedRules {
-	readonly outbox: Outbox<RuleDoc>;
+	readonly outbox: Outbox<RuleDoc, typeof RescoreRuleJob>;
 
 	constructor(
 		private readonly m: MatchingModels,
@@ -49,7 +42,7 @@ export class LearnedRules {
 		private readonly call: Caller,
 		private readonly logger: Pick<Logger, "info" | "warn">,
 	) {
-		this.outbox = new Outbox<RuleDoc>({ model: m.rules, queue: QUEUES.feedbackLearn, jobName: RESCORE_JOB, field: "rescore", data: (r) => ({ tenantId: r.tenant_id, ruleId: r._id }) });
+		this.outbox = new Outbox({ model: m.rules, job: JOBS.rescoreRule, field: "rescore", data: (r: RuleDoc) => ({ tenantId: r.tenant_id, ruleId: r._id }) });
 	}
 
 	/** GET /settings/rules: newest first (a company has at most MAX_RULES, so no paging). */
@@ -86,10 +79,10 @@ export class LearnedRules {
 	}
 
 	/** A feedback verdict: its evidence recorded, the rules it concerns brought in line, the request marked done. */
-	async learn(job: LearnJob): Promise<{ created: number; updated: number; rescore: number }> {
+	async learn(job: LearnFeedbackJob): Promise<{ created: number; updated: number; rescore: number }> {
 		let input: FeedbackForLearning;
 		try {
-			input = await this.call.call<FeedbackForLearning>("opportunities.feedbackForLearning", { tenantId: job.tenantId, feedbackId: job.feedbackId });
+			input = await callInternal(this.call, "opportunities.feedbackForLearning", { tenantId: job.tenantId, feedbackId: job.feedbackId });
 		} catch (e) {
 			if ((e as { type?: string }).type === "not_found") return { created: 0, updated: 0, rescore: 0 }; // the feedback is gone: nothing to learn
 			throw e;
@@ -99,12 +92,12 @@ export class LearnedRules {
 		const r = await withRuleLock(this.m, job.tenantId, () => reconsiderRules(this.m, job.tenantId, change.affected, change.features));
 		for (const s of r.skipped) this.logger.info({ tenantId: job.tenantId, feature: s.feature, reason: s.reason }, "learned rule not proposed");
 		for (const rule of r.toRescore) await this.outbox.send(rule);
-		if (job.version) await this.call.call("opportunities.markFeedbackLearned", { id: job.feedbackId, version: job.version });
+		if (job.version) await callInternal(this.call, "opportunities.markFeedbackLearned", { id: job.feedbackId, version: job.version });
 		return { created: r.created, updated: r.updated, rescore: r.toRescore.length };
 	}
 
 	/** A rule switched on or off: the company's opportunities with its feature scored again. */
-	async rescoreRule(job: RescoreJob): Promise<{ rescored: number }> {
+	async rescoreRule(job: RescoreRuleJob): Promise<{ rescored: number }> {
 		const rule = await this.m.rules.findOne({ _id: job.ruleId, tenant_id: job.tenantId }).lean<RuleDoc>();
 		if (!rule) return { rescored: 0 };
 		const result = await this.engine.rescoreTenant(job.tenantId, featureId({ type: rule.rule_type, key: rule.key }));
@@ -114,8 +107,8 @@ export class LearnedRules {
 
 	/** The feedbackLearn queue's processor. */
 	process(job: Job): Promise<unknown> {
-		if (job.name === RESCORE_JOB) return this.rescoreRule(RescoreJob.parse(job.data));
-		if (job.name === LEARN_JOB) return this.learn(LearnJob.parse(job.data));
+		if (job.name === JOBS.rescoreRule.name) return this.rescoreRule(payloadOf(JOBS.rescoreRule, job));
+		if (job.name === JOBS.learnFeedback.name) return this.learn(payloadOf(JOBS.learnFeedback, job));
 		throw new Error(`unknown job ${job.name} on ${QUEUES.feedbackLearn}`);
 	}
 }

@@ -1,23 +1,10 @@
-import { featureId, noticeFeatures, type Feature, type FeatureInput } from "./features.ts";
+import type { FeedbackForLearning } from "../../../shared/contract/internal/opportunities-actions.ts";
+import { featureId, noticeFeatures, type Feature } from "./features.ts";
 import type { EvidenceDoc, RuleModels } from "./models.ts";
 
 // One feedback verdict as evidence. Only the current verdict on an opportunity counts: a verdict
 // that a later one superseded has its evidence removed, whichever of their jobs runs first. The
 // document is keyed by the feedback id, so a replayed job rewrites the same document.
-
-/** opportunities.feedbackForLearning's answer. */
-export interface FeedbackForLearning {
-	feedback: {
-		id: string;
-		opportunity_id: string;
-		notice_id: string;
-		verdict: string;
-		reason: string | null;
-		superseded_at: string | null;
-	};
-	/** The notice of the verdict's opportunity, with the signals matching extracted from it; null when it is gone. */
-	notice: FeatureInput | null;
-}
 
 export const isNegative = (verdict: string): boolean => verdict === "not_relevant" || verdict === "not_eligible" || verdict === "wrong_product";
 
