@@ -13,7 +13,7 @@ import { dataDir } from "./lib.ts";
 /** Seed of the class-level samples (`checks/*-class-check.tsv`); earlier samples used 7 (tuning) and 2026. */
 export const SEED = "xwalk-515";
 /** Codes named as known failures when the samples were drawn; they join the tuning half. */
-const NAMED: Record<string, string[]> = { psc: ["7010", "6640", "6515", "6115", "2320", "5835"], unspsc: [] };
+const NAMED: Record<string, string[]> = { psc: ["7010", "6640", "6515", "6115", "2320", "5835"], unspsc: [], naics: [] };
 
 const load = (name: string): { entries: unknown[][] } => JSON.parse(gunzipSync(readFileSync(join(dataDir, name))).toString("utf8"));
 
@@ -24,13 +24,16 @@ const shuffled = (codes: string[]): string[] =>
 		.sort((a, b) => a[0].localeCompare(b[0]))
 		.map(([, c]) => c);
 
-function draw(scheme: "psc" | "unspsc", n: number): void {
+function draw(scheme: "psc" | "unspsc" | "naics", n: number): void {
 	const cpv = new Map((load("cpv.json.gz").entries as [string, string | null, string[]][]).map(([c, , l]) => [c, l[5] ?? ""]));
 	let rows: [string, string][];
 	if (scheme === "psc") {
 		const psc = load("psc.json.gz").entries as [string, string, string, string, string | null, boolean][];
 		// Withdrawn codes too: GSIN (Canada) and older US notices still carry them (e.g. 7010, 7021).
 		rows = psc.filter((e) => /^\d[0-9A-Z]{3}$/.test(e[0])).map((e) => [e[0], `${e[2] || e[1]} | ${e[3]}`]);
+	} else if (scheme === "naics") {
+		// Goods-producing industries (agriculture, mining, manufacturing): the ones a product catalog meets.
+		rows = (load("naics.json.gz").entries as [string, string][]).filter(([c]) => /^(11|21|31|32|33)\d{4}$/.test(c));
 	} else {
 		const unspsc = load("unspsc.json.gz").entries as [string, string][];
 		rows = unspsc.filter(([c]) => /^\d{4}(?!00)\d\d00$/.test(c));
@@ -70,7 +73,7 @@ function readCheck(file: string): Row[] {
 	});
 }
 
-function measure(scheme: "psc" | "unspsc", file: string, verbose: boolean): void {
+function measure(scheme: "psc" | "unspsc" | "naics", file: string, verbose: boolean): void {
 	const tallies = new Map<string, Tally>();
 	for (const r of readCheck(file)) {
 		const hits = toCpv(scheme, r.code).map((h) => h.cpv);
@@ -93,10 +96,14 @@ function measure(scheme: "psc" | "unspsc", file: string, verbose: boolean): void
 
 if (import.meta.filename === process.argv[1]) {
 	const i = process.argv.indexOf("--draw");
-	if (i >= 0) draw(process.argv[i + 1] === "unspsc" ? "unspsc" : "psc", 150);
+	if (i >= 0) {
+		const scheme = process.argv[i + 1] === "unspsc" ? "unspsc" : process.argv[i + 1] === "naics" ? "naics" : "psc";
+		draw(scheme, scheme === "naics" ? 60 : 150);
+	}
 	else {
 		const verbose = process.argv.includes("--verbose");
 		measure("psc", "psc-class-check.tsv", verbose);
 		measure("unspsc", "unspsc-class-check.tsv", verbose);
+		measure("naics", "naics-class-check.tsv", verbose);
 	}
 }
