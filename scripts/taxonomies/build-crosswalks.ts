@@ -1,11 +1,16 @@
 // Builds the crosswalks UNSPSC -> CPV, PSC -> CPV and NAICS -> CPV. No published concordance at class
 // level could be had for these pairs (see data/taxonomies/README.md), so each mapping is computed by a
-// reproducible method over the schemes' English titles: TF-IDF cosine between a code's text and each
-// CPV label, plus the agreement of the code's whole group (PSC group, UNSPSC family, NAICS subsector)
-// with the vocabulary of each CPV division and group, and of the code's own text with the vocabulary
-// of each CPV class (the labels of everything below it). The output is code -> scored CPV candidates;
-// it holds no source text.
-// Usage: node --import tsx scripts/taxonomies/build-crosswalks.ts (after build-schemes.ts)
+// reproducible method over the schemes' English titles (method and figures in that README):
+// - TF-IDF cosine between a code's text (own title, a little of its group's title, its PSC "includes"
+//   list or UNSPSC commodity titles) and each CPV label, words in British spelling and Snowball stems;
+// - the fit of the code's whole group (PSC group, UNSPSC family and segment, NAICS subsector and sector)
+//   with the vocabulary of each CPV division and group: "Trucks and truck tractors" in the motor vehicles
+//   group lands among CPV motor vehicles, not among the works trucks of lifting equipment;
+// - the fit of the code's text with the vocabulary of each CPV class (all the labels below it);
+// - head-noun and ancestry agreement.
+// The output is code -> one or two scored CPV candidates (from different CPV classes); it holds no source text.
+// `--explain CODE,...` prints the parts of the scores of those codes' best candidates.
+// Usage: node --import tsx scripts/taxonomies/build-crosswalks.ts [--explain CODE,...] (after build-schemes.ts)
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -180,6 +185,8 @@ export const W = {
 	/** a commodity's candidate inside what its class mapped to */
 	near: 0.3,
 };
+/** A word in more than one in COMMON_SHARE of a scheme's titles is weighed down. */
+const COMMON_SHARE = 20;
 /** How many CPV divisions a source group may map into: wide enough for mixed families, narrow enough to keep homonyms out. */
 const DIVISIONS_PER_GROUP = 5;
 /** ... and how many more a code's own text may add ("Saddlery" in the agricultural equipment group). */
@@ -294,14 +301,16 @@ type Scheme = {
 };
 type Group = { key: string; title: string; members: string[] };
 
-function probeFor(n: Node, g: { title: string }, divisions: Map<string, number>, groups: Map<string, number>): Probe {
+function probeFor(n: Node, g: { title: string }, divisions: Map<string, number>, groups: Map<string, number>, common?: Map<string, number>): Probe {
 	const own = tokens(stripExceptions(n.title));
 	const extra = n.extra.map((e) => tokens(stripExceptions(e)));
 	const parts: [string[], number][] = [[own, 1], [tokens(g.title), 0.3]];
 	// The extras (PSC "includes" lists, UNSPSC commodity titles) weigh 0.5 in all, however many there are.
 	for (const e of extra) parts.push([e, 0.5 / Math.max(1, extra.length)]);
+	const text = bag(parts);
+	if (common) for (const [t, w] of text) text.set(t, w * (common.get(t) ?? 1));
 	return {
-		text: space.weigh(bag(parts)),
+		text: space.weigh(text),
 		path: space.weigh(bag([[tokens(g.title), 1], [own, 0.5]])),
 		own: new Set(own),
 		head: head(n.title),
@@ -317,15 +326,27 @@ function mix(a: Map<string, number>, b: Map<string, number>, share: number): Map
 	return new Map(m.map(([k, v]) => [k, v / top]));
 }
 
-/** A group's context: its title, and its members' titles weighing as much in all however many there are. */
+/** A group's context: its title twice and each member's title once (a big group's members say more than its title). */
 function contextOf(title: string, members: string[]): Vec {
-	const n = Math.max(1, members.length);
 	return space.weigh(bag([[tokens(title), 2], ...members.map((m): [string[], number] => [tokens(m), 1])]));
+}
+
+/**
+ * Words a scheme puts in a large share of its own titles ("Manufacturing" in NAICS) say what kind of
+ * code it is, not what goods: weighed down by how common they are in the scheme (1 below 5% of titles).
+ */
+function schemeWords(titles: string[]): Map<string, number> {
+	const df = new Map<string, number>();
+	for (const t of titles) for (const w of new Set(tokens(t))) df.set(w, (df.get(w) ?? 0) + 1);
+	const out = new Map<string, number>();
+	for (const [w, n] of df) out.set(w, Math.max(0.1, Math.min(1, Math.log(titles.length / n) / Math.log(COMMON_SHARE))));
+	return out;
 }
 
 function mapScheme(s: Scheme): Map<string, Hit[]> {
 	const contexts = new Map<string, ReturnType<typeof priors>>();
 	const out = new Map<string, Hit[]>();
+	const common = schemeWords(s.nodes.map((n) => n.title));
 	for (const n of s.nodes) {
 		const g = s.groupOf(n);
 		const key = `${g.key}|${n.goods}`;
@@ -340,7 +361,7 @@ function mapScheme(s: Scheme): Map<string, Hit[]> {
 			}
 			contexts.set(key, pr);
 		}
-		const p = probeFor(n, g, pr.divisions, pr.groups);
+		const p = probeFor(n, g, pr.divisions, pr.groups, common);
 		explaining = EXPLAIN.has(n.code);
 		const hits = rank(p, topDivisions(p, DIVISIONS_PER_GROUP));
 		if (explaining) explain(n.code, p, hits);
@@ -477,7 +498,11 @@ function naics(): Out {
 	const subsectorsOf = new Map<string, string[]>();
 	for (const [c, t] of entries) if (c.length === 3) subsectorsOf.set(c.slice(0, 2), [...(subsectorsOf.get(c.slice(0, 2)) ?? []), t]);
 	// Sectors 31-33, 44-45 and 48-49 are listed as ranges ("31-33").
-	const sectorTitle = (c: string): string => title.get(c.slice(0, 2)) ?? entries.find(([k]) => k.includes("-") && k.split("-").some((x) => x === c.slice(0, 2)) || (k.includes("-") && Number(c.slice(0, 2)) >= Number(k.split("-")[0]) && Number(c.slice(0, 2)) <= Number(k.split("-")[1])))?.[1] ?? "";
+	const sectorTitle = (c: string): string => {
+		const two = Number(c.slice(0, 2));
+		const range = entries.find(([k]) => /^\d\d-\d\d$/.test(k) && two >= Number(k.slice(0, 2)) && two <= Number(k.slice(3)));
+		return title.get(c.slice(0, 2)) ?? range?.[1] ?? "";
+	};
 	const nodes: Node[] = entries.filter(([c]) => c.length === 6).map(([c, t]) => ({ code: c, title: t, extra: [], goods: goodsSector(c) }));
 	const hits = mapScheme({
 		nodes,
@@ -490,9 +515,9 @@ function naics(): Out {
 }
 
 const METHOD =
-	"tfidf-cosine on English titles (Snowball stems, British spelling) + head-noun agreement + ancestry agreement + " +
-	"fit with the CPV class's vocabulary + the source group's fit with the CPV division and group; goods->CPV supply divisions, " +
-	"services->CPV works+services; candidates one per CPV class, a second kept when within 10% of the first";
+	"tfidf-cosine on English titles (Snowball stems, British spelling) + head-noun and ancestry agreement + fit with the CPV " +
+	"class's vocabulary + the source group's (and segment's/sector's) fit with the CPV division and group; goods -> CPV supply " +
+	"divisions, services -> works and services; one candidate per CPV class, a second kept within 10% of the first; scores halved";
 
 if (import.meta.filename === process.argv[1]) {
 	const u = unspsc();
