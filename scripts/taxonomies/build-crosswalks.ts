@@ -4,8 +4,8 @@
 // - TF-IDF cosine between a code's text (own title, a little of its group's title, its PSC "includes"
 //   list or UNSPSC commodity titles) and each CPV label, words in British spelling and Snowball stems;
 // - the fit of the code's whole group (PSC group, UNSPSC family and segment, NAICS subsector and sector)
-//   with the vocabulary of each CPV division and group: "Trucks and truck tractors" in the motor vehicles
-//   group lands among CPV motor vehicles, not among the works trucks of lifting equipment;
+//   with the vocabulary of each CPV division and group: PSC 2320 (wheeled trucks, in the motor vehicles
+//   group) lands among CPV goods vehicles, not among the works trucks of lifting equipment;
 // - the fit of the code's text with the vocabulary of each CPV class (all the labels below it);
 // - head-noun and ancestry agreement.
 // The output is code -> one or two scored CPV candidates (from different CPV classes); it holds no source text.
@@ -146,7 +146,7 @@ const cpvPathVec = new Map(
 );
 /**
  * The vocabulary of a whole CPV subtree (division, group or class): its own label three times, every
- * label below it once. "Trucks and truck tractors" then meets the class of goods vehicles (whose members
+ * label below it once. A title about trucks then meets the class of goods vehicles (whose members
  * are trucks of all kinds) rather than the one "works trucks" label elsewhere.
  */
 function subtreeVecs(level: number): Map<string, Vec> {
@@ -189,7 +189,7 @@ export const W = {
 const COMMON_SHARE = 20;
 /** How many CPV divisions a source group may map into: wide enough for mixed families, narrow enough to keep homonyms out. */
 const DIVISIONS_PER_GROUP = 5;
-/** ... and how many more a code's own text may add ("Saddlery" in the agricultural equipment group). */
+/** ... and how many more a code's own text may add (saddlery, filed in PSC's agricultural equipment group). */
 const OWN_DIVISIONS = 2;
 /** A second candidate is kept when it is in another CPV class and scores at least this share of the first. */
 const SECOND_RATIO = 0.9;
@@ -355,7 +355,7 @@ function mapScheme(s: Scheme): Map<string, Hit[]> {
 			pr = priors(contextOf(g.title, g.members), n.goods);
 			const sup = s.superOf?.(n);
 			if (sup && W.super) {
-				// "Antihypertensive drugs" lists chemical families; its segment says they are pharmaceuticals.
+				// A UNSPSC drug family may name its classes after chemical families; its segment says they are drugs.
 				const wide = priors(contextOf(sup.title, sup.members), n.goods);
 				pr = { divisions: mix(pr.divisions, wide.divisions, W.super), groups: mix(pr.groups, wide.groups, W.super) };
 			}
@@ -384,8 +384,8 @@ function unspsc(): { classes: Out; commodities: Out } {
 	for (const [c, t] of entries) if (/^\d{2}(?!00)\d\d0000$/.test(c)) familiesOf.set(c.slice(0, 2), [...(familiesOf.get(c.slice(0, 2)) ?? []), t]);
 	const goods = (c: string): boolean => Number(c.slice(0, 2)) < 70;
 	const classNodes: Node[] = entries.filter(([c]) => isClass(c)).map(([c, t]) => ({ code: c, title: t, extra: kids.get(c) ?? [], goods: goods(c) }));
-	// A family's context is its own title and its segment's ("Drugs and Pharmaceutical Products" over
-	// "Antihypertensive drugs", whose class titles are the names of chemical families).
+	// A family's context is its own title and its segment's: the drug segment's title over a family of
+	// blood-pressure drugs whose class titles are the names of chemical families.
 	const familyTitle = (c: string): string => `${title.get(`${c.slice(0, 4)}0000`) ?? ""}. ${title.get(`${c.slice(0, 2)}000000`) ?? ""}`;
 	const classHits = mapScheme({
 		nodes: classNodes,
@@ -431,7 +431,7 @@ function abbreviates(short: string, long: string): boolean {
 	return i === short.length;
 }
 /**
- * PSC short names are abbreviated ("MEDICAL/DENTAL/VETERINARY EQPT/SUPP") and groups have no full name.
+ * PSC short names are abbreviated (EQPT for equipment, MAINT for maintenance) and groups have no full name.
  * The codes that have both teach the abbreviations: a short-name word missing from the full name that
  * abbreviates exactly one full-name word, consistently (at least twice, 60% of its uses). Only words
  * CPV does not know are expanded, so that "store" or "test" stay what they are.
@@ -465,7 +465,8 @@ function psc(): Out {
 	const byCode = new Map(entries.map((e) => [e[0], e]));
 	const glossary = pscGlossary(entries);
 	const expand = (name: string): string => wordsOf(name).map((w) => glossary.get(w) ?? w).join(" ");
-	// The full name is the better title, except where it lost the subject ("Home Type" for home radio parts).
+	// The full name is the better title, except where it lost the subject (PSC 7735, home radio and TV parts,
+	// whose full name keeps only the words for "of the home kind").
 	const titleOf = (e: PscEntry): string => (tokens(e[2]).length >= tokens(e[1]).length ? e[2] : `${expand(e[1])} ${e[2]}`);
 	const groupKey = (e: PscEntry): string => e[4] ?? e[0].slice(0, 2);
 	const members = new Map<string, string[]>();
