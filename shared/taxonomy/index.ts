@@ -179,23 +179,31 @@ const CrosswalkFile = z.object({
 	commodities: z.record(z.string(), z.array(z.union([z.string(), z.number()]))).optional(),
 	codes: z.record(z.string(), z.array(z.union([z.string(), z.number()]))).optional(),
 });
-type Crosswalk = { minScore: number; map: Map<string, [string, number, boolean]> };
+/** One mapped code: its CPV candidates, best first, and whether they are its class's (a commodity with no match of its own). */
+type Mapping = { hits: [string, number][]; inherited: boolean };
+type Crosswalk = { minScore: number; map: Map<string, Mapping> };
 
 function crosswalk(scheme: Exclude<Scheme, "cpv">): Crosswalk {
 	return lazy(`crosswalk:${scheme}`, () => {
 		const f = CrosswalkFile.parse(readGz(`crosswalk-${scheme}-cpv.json.gz`));
-		const map = new Map<string, [string, number, boolean]>();
+		const map = new Map<string, Mapping>();
 		for (const part of [f.classes, f.commodities, f.codes]) {
-			for (const [code, v] of Object.entries(part ?? {})) map.set(code, [String(v[0]), Number(v[1]), v[2] === "class"]);
+			for (const [code, v] of Object.entries(part ?? {})) {
+				// [cpv, score, cpv, score, ..., "class"?]: scored candidates, then the inherited marker.
+				const hits: [string, number][] = [];
+				for (let i = 0; i + 1 < v.length && typeof v[i + 1] === "number"; i += 2) hits.push([String(v[i]), Number(v[i + 1])]);
+				map.set(code, { hits, inherited: v.at(-1) === "class" });
+			}
 		}
 		return { minScore: f.minScore, map };
 	});
 }
 
 /**
- * CPV codes for a UNSPSC, PSC or NAICS code: the mapping of the code itself, else of its nearest
- * mapped ancestor (a UNSPSC commodity missing from the list uses its class). Mappings scored below
- * the crosswalk's threshold are left out unless `minScore` says otherwise.
+ * CPV codes for a UNSPSC, PSC or NAICS code, best first: the candidates of the code itself, else of its
+ * nearest mapped ancestor (a UNSPSC commodity missing from the list uses its class). A code has one
+ * candidate, or two from different CPV classes when the second scored nearly as well. Candidates scored
+ * below the crosswalk's threshold are left out unless `minScore` says otherwise.
  */
 export function toCpv(scheme: Exclude<Scheme, "cpv">, raw: string, minScore?: number): CrosswalkHit[] {
 	const code = canonical(scheme, raw);
@@ -203,8 +211,9 @@ export function toCpv(scheme: Exclude<Scheme, "cpv">, raw: string, minScore?: nu
 	const cw = crosswalk(scheme);
 	const floor = minScore ?? cw.minScore;
 	for (const c of [code, ...structuralAncestors(scheme, code)]) {
-		const hit = cw.map.get(c);
-		if (hit && hit[1] >= floor) return [{ cpv: hit[0], score: hit[1], via: c, inherited: hit[2] }];
+		const m = cw.map.get(c);
+		const hits = (m?.hits ?? []).filter(([, score]) => score >= floor);
+		if (m && hits.length) return hits.map(([cpv, score]) => ({ cpv, score, via: c, inherited: m.inherited }));
 	}
 	return [];
 }
@@ -216,14 +225,14 @@ export function fromCpv(scheme: Exclude<Scheme, "cpv">, raw: string, minScore?: 
 	const cw = crosswalk(scheme);
 	const floor = minScore ?? cw.minScore;
 	const reverse = lazy(`reverse:${scheme}`, () => {
-		const r = new Map<string, string[]>();
-		for (const [src, [cpv, score]] of cw.map) if (score >= 0) r.set(cpv, [...(r.get(cpv) ?? []), src]);
+		const r = new Map<string, [string, number][]>();
+		for (const [src, m] of cw.map) for (const [cpv, score] of m.hits) r.set(cpv, [...(r.get(cpv) ?? []), [src, score]]);
 		return r;
 	});
-	const out: string[] = [];
+	const out = new Set<string>();
 	for (const [cpv, sources] of reverse) {
 		if (cpv !== code && !structuralAncestors("cpv", cpv).includes(code)) continue;
-		for (const s of sources) if ((cw.map.get(s)?.[1] ?? -1) >= floor) out.push(s);
+		for (const [s, score] of sources) if (score >= floor) out.add(s);
 	}
-	return out.sort();
+	return [...out].sort();
 }
