@@ -40,10 +40,11 @@ READY_TIMEOUT="${OMS_SERVICES_TIMEOUT:-30}"
 FERRETDB_VERSION="v1.24.2"
 FERRETDB_MODULE="github.com/FerretDB/FerretDB"
 # FerretDB is built with the patches of deploy/ferretdb/, in this order (see its README):
-# single-document atomicity, queries answered from indexes, cheaper requests, sparse indexes. The binary's name
+# single-document atomicity, queries answered from indexes, cheaper requests, sparse indexes, update
+# locks per document. The binary's name
 # carries their hash, so a change of any patch builds anew and an older build started by this
 # script is replaced.
-FERRETDB_PATCHES=(atomic-updates query-indexes request-costs sparse-indexes)
+FERRETDB_PATCHES=(atomic-updates query-indexes request-costs sparse-indexes document-locks)
 FERRETDB_PATCH_FILES=("${FERRETDB_PATCHES[@]/#/$ROOT/deploy/ferretdb/}")
 FERRETDB_PATCH_FILES=("${FERRETDB_PATCH_FILES[@]/%/.patch}")
 FERRETDB_BUILD="$FERRETDB_VERSION-oms-$(cat "${FERRETDB_PATCH_FILES[@]}" | sha256sum | cut -c1-8)"
@@ -524,7 +525,7 @@ build_ferretdb() {
       for p in "${FERRETDB_PATCH_FILES[@]}"; do
         { git apply -p1 "$p" 2>/dev/null || patch -p1 --forward <"$p"; } || exit 1
       done &&
-      grep -q lockCollection internal/handler/msg_update.go &&
+      grep -q lockForFilter internal/handler/msg_update.go &&
       grep -q omsBuild internal/backends/postgresql/collection.go &&
       grep -q omsUnmarshal internal/handler/sjson/sjson.go &&
       "$go" build -trimpath -o "$CACHE/bin/.ferretdb.new" ./cmd/ferretdb

@@ -54,6 +54,32 @@ describe("single-document updates on the MongoDB-compatible server", () => {
 		}
 	});
 
+	it("keep every change when statements by one _id, by a list of _ids and by another field touch the same documents", async () => {
+		// document-locks.patch: locks per document for filters naming _ids, per collection for any other.
+		const docs = conn.collection<{ _id: string; group: string } & Record<string, unknown>>("mixed");
+		for (let round = 0; round < ROUNDS; round++) {
+			const ids = [`a-${round}`, `b-${round}`, `c-${round}`];
+			await docs.insertMany(ids.map((_id) => ({ _id, group: `g-${round}` })));
+			await Promise.all(
+				Array.from({ length: WRITERS }, (_, i) =>
+					i % 3 === 0
+						? docs.updateOne({ _id: ids[i % 3]! }, { $set: { [`one${i}`]: i } })
+						: i % 3 === 1
+							? docs.updateMany({ _id: { $in: [ids[2]!, ids[0]!] } }, { $set: { [`list${i}`]: i } })
+							: docs.updateMany({ group: `g-${round}` }, { $set: { [`all${i}`]: i } }),
+				),
+			);
+			const byId = new Map((await docs.find({ group: `g-${round}` }).toArray()).map((d) => [d._id, Object.keys(d)]));
+			const expected = (id: string, i: number) =>
+				i % 3 === 0 ? id === ids[0] : i % 3 === 1 ? id !== ids[1] : true;
+			for (const id of ids)
+				for (let i = 0; i < WRITERS; i++) {
+					const key = i % 3 === 0 ? `one${i}` : i % 3 === 1 ? `list${i}` : `all${i}`;
+					expect(byId.get(id)?.includes(key), `round ${round}: ${id} ${key} (${HINT})`).toBe(expected(id, i));
+				}
+		}
+	});
+
 	it("never let an indexer's done mark undo a change saved at the same time (the outbox's pattern)", async () => {
 		const Doc = new Schema({ _id: String, name: String, rev: String, index: new Schema(workRequestSchema, { _id: false }) }, { versionKey: false });
 		const model = conn.model("AtomicityProduct", Doc, "products");
