@@ -20,7 +20,11 @@ try {
 	const one = await companyWithKey(t, "Single Saver");
 	await json(t.base, "POST", "/products/partners", bulk.auth, { name: "Bulk OEM" });
 	const partner = await json(t.base, "POST", "/products/partners", one.auth, { name: "HP Inc." });
-	const product = await json(t.base, "POST", "/products", one.auth, { oem_partner_id: partner.id, name: "HP LaserJet Pro 4001dn", model: "2Z600F" });
+	const product = await json(t.base, "POST", "/products", one.auth, {
+		oem_partner_id: partner.id,
+		name: "HP LaserJet Pro 4001dn",
+		model: "2Z600F",
+	});
 	for (let i = 0; i < NOTICES; i++) {
 		const sid = randomUUID();
 		await callInternal(t.broker, "opportunities.putNotice", {
@@ -35,30 +39,45 @@ try {
 		});
 	}
 
-	const pending = async () => (await callInternal(t.broker, "catalog.pendingIndexViews", { tenantId: bulk.tenantId, limit: 1 })).items.length > 0;
+	const pending = async () =>
+		(await callInternal(t.broker, "catalog.pendingIndexViews", { tenantId: bulk.tenantId, limit: 1 })).items.length > 0;
 	// Latencies of the 2xx answers; any other answer is counted apart, by status.
 	let save = new Tally();
 	let read = new Tally();
 	const saveAndRead = async () => {
-		await save.time(() => json(t.base, "PATCH", `/products/${product.id}`, one.auth, { description: `Revision ${randomUUID().slice(0, 6)}` }));
+		await save.time(() =>
+			json(t.base, "PATCH", `/products/${product.id}`, one.auth, { description: `Revision ${randomUUID().slice(0, 6)}` }),
+		);
 		await read.time(() => json(t.base, "GET", `/products/${product.id}`, one.auth));
 	};
 	const report = (label: string) => {
-		const row = (s: Tally) => `served ${s.served} p50 ${s.latency(0.5)} ms p90 ${s.latency(0.9)} ms p99 ${s.latency(0.99)} ms max ${s.latency(1)} ms; not 2xx: ${s.otherStatuses()}`;
+		const row = (s: Tally) =>
+			`served ${s.served} p50 ${s.latency(0.5)} ms p90 ${s.latency(0.9)} ms p99 ${s.latency(0.99)} ms max ${s.latency(1)} ms; not 2xx: ${s.otherStatuses()}`;
 		console.log(`  ${label}\n    PATCH /products/:id  ${row(save)}\n    GET /products/:id    ${row(read)}`);
 		save = new Tally();
 		read = new Tally();
 	};
 
-	console.log(`bench:backlog on ${t.base} (${cpus().length} cores, Node ${process.version}): ${ROWS} products imported by one company, ${NOTICES} notices, another company saving one product`);
+	console.log(
+		`bench:backlog on ${t.base} (${cpus().length} cores, Node ${process.version}): ${ROWS} products imported by one company, ${NOTICES} notices, another company saving one product`,
+	);
 	const idleEnd = Date.now() + 10_000;
 	while (Date.now() < idleEnd) await saveAndRead();
 	report("idle (10 s before the import)");
 
 	const fdb = ferretdbPid();
-	const procs = [...(t.cluster?.members.map((m) => ({ name: m.id, pid: m.proc.child.pid! })) ?? []), ...(fdb ? [{ name: "ferretdb", pid: fdb }] : [])];
+	const procs = [
+		...(t.cluster?.members.map((m) => ({ name: m.id, pid: m.proc.child.pid! })) ?? []),
+		...(fdb ? [{ name: "ferretdb", pid: fdb }] : []),
+	];
 	const before = new Map(procs.map((p) => [p.pid, procSample(p.pid)]));
-	const rows = Array.from({ length: ROWS }, (_, i) => ({ partner: "Bulk OEM", name: `Part ${i}`, model: `P-${i}`, commodity_codes: ["31161500"], specs: { size: `M${i % 20}` } }));
+	const rows = Array.from({ length: ROWS }, (_, i) => ({
+		partner: "Bulk OEM",
+		name: `Part ${i}`,
+		model: `P-${i}`,
+		commodity_codes: ["31161500"],
+		specs: { size: `M${i % 20}` },
+	}));
 	const t0 = Date.now();
 	const imported = await json(t.base, "POST", "/products/import", bulk.auth, rows);
 	const importS = (Date.now() - t0) / 1000;
@@ -69,14 +88,19 @@ try {
 	}
 	const drainS = (Date.now() - t0) / 1000;
 	const drained = !(await pending());
-	console.log(`  import: ${imported.created} created in ${importS.toFixed(1)} s; indexing backlog ${drained ? "drained" : "NOT drained"} ${drainS.toFixed(0)} s after the import began (${(imported.created / drainS).toFixed(1)} products/s), ${checked} save+read rounds meanwhile`);
+	console.log(
+		`  import: ${imported.created} created in ${importS.toFixed(1)} s; indexing backlog ${drained ? "drained" : "NOT drained"} ${drainS.toFixed(0)} s after the import began (${(imported.created / drainS).toFixed(1)} products/s), ${checked} save+read rounds meanwhile`,
+	);
 	report("during the drain");
 	if (procs.length) {
 		console.log("  process           CPU during the drain (avg % of a core)   RSS");
 		for (const p of procs) {
 			const a = before.get(p.pid);
 			const b = procSample(p.pid);
-			if (a && b) console.log(`  ${p.name.padEnd(17)} ${String(Math.round(((b.ticks - a.ticks) / 100 / drainS) * 100)).padStart(6)} %   ${String(Math.round(b.rssKb / 1024)).padStart(36)} MB`);
+			if (a && b)
+				console.log(
+					`  ${p.name.padEnd(17)} ${String(Math.round(((b.ticks - a.ticks) / 100 / drainS) * 100)).padStart(6)} %   ${String(Math.round(b.rssKb / 1024)).padStart(36)} MB`,
+				);
 		}
 	}
 	if (!drained) process.exitCode = 1;

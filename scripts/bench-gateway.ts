@@ -29,7 +29,11 @@ try {
 	const token = (await cli(["dev:token", "--email", email], env)).stdout.trim();
 	const session = await fetch(`${base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
 	const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
-	const created = await fetch(`${base}/api/v1/api-keys`, { method: "POST", headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" }, body: JSON.stringify({ name: "bench", scopes: ["opportunities:read"] }) });
+	const created = await fetch(`${base}/api/v1/api-keys`, {
+		method: "POST",
+		headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" },
+		body: JSON.stringify({ name: "bench", scopes: ["opportunities:read"] }),
+	});
 	const { secret } = (await created.json()) as { secret: string };
 
 	const run = async (title: string, path: string, headers: Record<string, string>) => {
@@ -46,12 +50,16 @@ try {
 		return { perSecond, p50: tally.latency(0.5) };
 	};
 
-	console.log(`bench:gateway  ${connections} connections, ${duration} s each, Node ${process.version}, ${(await import("node:os")).cpus().length} cores`);
+	console.log(
+		`bench:gateway  ${connections} connections, ${duration} s each, Node ${process.version}, ${(await import("node:os")).cpus().length} cores`,
+	);
 	const bare = await run("GET /healthz (bare, no auth)", "/healthz", {});
 	// The full /api/v1 pipeline (request id, Redis rate limit, action call) without the database.
 	await run("GET /api/v1/scopes (public)", "/api/v1/scopes", {});
 	const authed = await run("GET /api/v1/me (API key)", "/api/v1/me", { Authorization: `Bearer ${secret}` });
-	console.log(`GET /me served ${(authed.perSecond / bare.perSecond).toFixed(3)}x the bare route's rate (${(bare.perSecond / authed.perSecond).toFixed(1)}x fewer), p50 ${authed.p50 - bare.p50} ms more`);
+	console.log(
+		`GET /me served ${(authed.perSecond / bare.perSecond).toFixed(3)}x the bare route's rate (${(bare.perSecond / authed.perSecond).toFixed(1)}x fewer), p50 ${authed.p50 - bare.p50} ms more`,
+	);
 } finally {
 	await server.stop();
 	await dropDatabases(env.MONGO_DB_PREFIX);

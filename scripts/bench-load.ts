@@ -22,7 +22,6 @@ const PRODUCTS = 5;
 const NOTICES = 30;
 const MODELS = Array.from({ length: PRODUCTS }, (_, i) => `LB-${9300 + i}-48P`);
 
-
 interface Company {
 	key: string;
 	products: string[];
@@ -39,7 +38,12 @@ async function seed(): Promise<Company[]> {
 			const partner = await json("POST", "/products/partners", auth, { name: "Cisco" });
 			const products: string[] = [];
 			for (const model of MODELS) {
-				const p = await json("POST", "/products", auth, { oem_partner_id: partner.id, name: `Cisco Catalyst switch ${model}`, model, description: "Stackable access switch with 48 PoE+ ports." });
+				const p = await json("POST", "/products", auth, {
+					oem_partner_id: partner.id,
+					name: `Cisco Catalyst switch ${model}`,
+					model,
+					description: "Stackable access switch with 48 PoE+ ports.",
+				});
 				products.push(p.id);
 			}
 			return { key, products, opportunities: [] as string[] };
@@ -71,7 +75,9 @@ async function seed(): Promise<Company[]> {
 		180_000,
 	);
 	const opps = companies.reduce((n, c) => n + c.opportunities.length, 0);
-	console.log(`seeded ${COMPANIES} companies x ${PRODUCTS} products, ${NOTICES} notices -> ${opps} opportunities in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+	console.log(
+		`seeded ${COMPANIES} companies x ${PRODUCTS} products, ${NOTICES} notices -> ${opps} opportunities in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+	);
 	return companies;
 }
 
@@ -99,9 +105,21 @@ function nextRequest(companies: Company[]): { route: Route; method: string; path
 		case "archive":
 			return { route, method: Math.random() < 0.5 ? "POST" : "DELETE", path: `/api/v1/opportunities/${opp}/archive`, headers };
 		case "feedback":
-			return { route, method: "POST", path: `/api/v1/opportunities/${opp}/feedback`, headers, body: JSON.stringify({ verdict: pick(["relevant", "not_relevant"]) }) };
+			return {
+				route,
+				method: "POST",
+				path: `/api/v1/opportunities/${opp}/feedback`,
+				headers,
+				body: JSON.stringify({ verdict: pick(["relevant", "not_relevant"]) }),
+			};
 		case "product save":
-			return { route, method: "PATCH", path: `/api/v1/products/${pick(c.products)}`, headers, body: JSON.stringify({ description: `Stackable access switch, revision ${randomBytes(3).toString("hex")}` }) };
+			return {
+				route,
+				method: "PATCH",
+				path: `/api/v1/products/${pick(c.products)}`,
+				headers,
+				body: JSON.stringify({ description: `Stackable access switch, revision ${randomBytes(3).toString("hex")}` }),
+			};
 	}
 }
 
@@ -153,7 +171,10 @@ async function phase(title: string, companies: Company[], opts: Partial<autocann
 	console.log("  route            served   p50 ms   p99 ms   not 2xx");
 	for (const [route] of MIX) {
 		const s = stats.get(route);
-		if (s) console.log(`  ${route.padEnd(14)} ${String(s.served).padStart(8)} ${String(s.latency(0.5)).padStart(8)} ${String(s.latency(0.99)).padStart(8)}   ${s.otherStatuses()}`);
+		if (s)
+			console.log(
+				`  ${route.padEnd(14)} ${String(s.served).padStart(8)} ${String(s.latency(0.5)).padStart(8)} ${String(s.latency(0.99)).padStart(8)}   ${s.otherStatuses()}`,
+			);
 	}
 	const hz = 100; // USER_HZ on Linux
 	console.log("  process                       CPU (avg % of a core)   peak RSS");
@@ -161,12 +182,16 @@ async function phase(title: string, companies: Company[], opts: Partial<autocann
 		const a = before.get(p.pid);
 		const b = sample(p.pid);
 		if (!a || !b) continue;
-		console.log(`  ${p.name.padEnd(29)} ${String(Math.round(((b.ticks - a.ticks) / hz / seconds) * 100)).padStart(10)} %   ${String(Math.round((peakRss.get(p.pid) ?? b.rssKb) / 1024)).padStart(8)} MB`);
+		console.log(
+			`  ${p.name.padEnd(29)} ${String(Math.round(((b.ticks - a.ticks) / hz / seconds) * 100)).padStart(10)} %   ${String(Math.round((peakRss.get(p.pid) ?? b.rssKb) / 1024)).padStart(8)} MB`,
+		);
 	}
 }
 
 async function measure(companies: Company[]): Promise<void> {
-	console.log(`bench:load on ${base} (${cpus().length} cores, Node ${process.version}); mix: ${MIX.map(([r, w]) => `${r} ${w}%`).join(", ")}; ${COMPANIES} companies' keys`);
+	console.log(
+		`bench:load on ${base} (${cpus().length} cores, Node ${process.version}); mix: ${MIX.map(([r, w]) => `${r} ${w}%`).join(", ")}; ${COMPANIES} companies' keys`,
+	);
 	await phase(`fixed rate ${RATE} req/s for ${DURATION} s (10 connections)`, companies, { connections: 10, overallRate: RATE });
 	await phase(`saturation: ${CONNECTIONS} connections for ${DURATION} s`, companies, { connections: CONNECTIONS });
 }

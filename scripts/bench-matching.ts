@@ -44,7 +44,11 @@ const mb = (x: number) => `${Math.round(x / 1e6)} MB`;
 function inMemory(): void {
 	const heap0 = process.memoryUsage().heapUsed;
 	let t = performance.now();
-	const companies = Array.from({ length: N_COMPANIES }, (_, i) => ({ tenantId: `tenant-${i}`, products: syntheticProducts(`tenant-${i}`, N_PRODUCTS, 1000 + i), index: new ProductIndex() }));
+	const companies = Array.from({ length: N_COMPANIES }, (_, i) => ({
+		tenantId: `tenant-${i}`,
+		products: syntheticProducts(`tenant-${i}`, N_PRODUCTS, 1000 + i),
+		index: new ProductIndex(),
+	}));
 	for (const c of companies) for (const p of c.products) c.index.upsert(p);
 	const buildProducts = performance.now() - t;
 	t = performance.now();
@@ -52,12 +56,19 @@ function inMemory(): void {
 	const noticeIndex = new NoticeIndex();
 	for (const n of notices) noticeIndex.upsert(n);
 	const buildNotices = performance.now() - t;
-	console.log(`in memory: ${N_COMPANIES} companies x ${N_PRODUCTS} products indexed in ${ms(buildProducts)}; ${N_NOTICES} open notices indexed in ${ms(buildNotices)}`);
+	console.log(
+		`in memory: ${N_COMPANIES} companies x ${N_PRODUCTS} products indexed in ${ms(buildProducts)}; ${N_NOTICES} open notices indexed in ${ms(buildNotices)}`,
+	);
 
 	const company = companies[0]!;
 	const rescore = (c: (typeof companies)[number], n: NoticeView) => {
 		const cands = c.index.candidatesForNotice(n);
-		return cands.length ? scoreNoticeForTenant(cands.map((x) => x.product), n) : null;
+		return cands.length
+			? scoreNoticeForTenant(
+					cands.map((x) => x.product),
+					n,
+				)
+			: null;
 	};
 	const perProduct: number[] = [];
 	const candidates: number[] = [];
@@ -78,8 +89,12 @@ function inMemory(): void {
 		}
 	}
 	const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
-	console.log(`  one product vs all ${N_NOTICES} open notices (stage 1 + stage 2): p50 ${ms(quantile(perProduct, 0.5))}, p99 ${ms(quantile(perProduct, 0.99))} (100 products; ${avg(candidates)} candidate notices, ${avg(strong)} scoring >= ${RECORD_MIN_SCORE} on average)`);
-	console.log(`  then the company re-scored per such notice: p50 ${ms(quantile(rescoreMs, 0.5))}, p99 ${ms(quantile(rescoreMs, 0.99))} (this generator's catalogs are dense: every notice of a product's kind is a match)`);
+	console.log(
+		`  one product vs all ${N_NOTICES} open notices (stage 1 + stage 2): p50 ${ms(quantile(perProduct, 0.5))}, p99 ${ms(quantile(perProduct, 0.99))} (100 products; ${avg(candidates)} candidate notices, ${avg(strong)} scoring >= ${RECORD_MIN_SCORE} on average)`,
+	);
+	console.log(
+		`  then the company re-scored per such notice: p50 ${ms(quantile(rescoreMs, 0.5))}, p99 ${ms(quantile(rescoreMs, 0.99))} (this generator's catalogs are dense: every notice of a product's kind is a match)`,
+	);
 
 	const perNotice: number[] = [];
 	for (const n of syntheticNotices(100, 99, company.products)) {
@@ -87,7 +102,9 @@ function inMemory(): void {
 		for (const c of companies) rescore(c, n);
 		perNotice.push(performance.now() - t0);
 	}
-	console.log(`  one new notice vs all ${N_COMPANIES} companies (${N_COMPANIES * N_PRODUCTS} products): p50 ${ms(quantile(perNotice, 0.5))}, p99 ${ms(quantile(perNotice, 0.99))} (100 notices)`);
+	console.log(
+		`  one new notice vs all ${N_COMPANIES} companies (${N_COMPANIES * N_PRODUCTS} products): p50 ${ms(quantile(perNotice, 0.5))}, p99 ${ms(quantile(perNotice, 0.99))} (100 notices)`,
+	);
 	const mem = process.memoryUsage();
 	console.log(`  memory: heap ${mb(mem.heapUsed - heap0)} for the indexes and data, process RSS ${mb(mem.rss)}`);
 }
@@ -116,16 +133,24 @@ async function endToEnd(): Promise<void> {
 		const email = `bench-${run}@example.com`;
 		if ((await cli(["tenant:create", "--name", "Bench Co", "--owner", email], env)).code !== 0) throw new Error("tenant:create failed");
 		const token = (await cli(["dev:token", "--email", email], env)).stdout.trim();
-		const cookie = (await fetch(`${base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${token}` } })).headers.get("set-cookie")!.split(";")[0]!;
+		const cookie = (await fetch(`${base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${token}` } })).headers
+			.get("set-cookie")!
+			.split(";")[0]!;
 		const call = async (method: string, path: string, body?: unknown) => {
-			const res = await fetch(`${base}/api/v1${path}`, { method, headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+			const res = await fetch(`${base}/api/v1${path}`, {
+				method,
+				headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" },
+				body: body ? JSON.stringify(body) : undefined,
+			});
 			return { status: res.status, body: (await res.json().catch(() => null)) as any };
 		};
 		const products = syntheticProducts("bench", N_PRODUCTS + SAVES, 7);
 		const makers = [...new Set(products.map((p) => p.oemName))];
 		const partners = new Map<string, string>();
 		for (const m of makers) partners.set(m, (await call("POST", "/products/partners", { name: m })).body.id);
-		const rows = products.slice(0, N_PRODUCTS).map((p) => ({ partner: p.oemName, name: p.name, model: p.model, description: p.description, commodity_codes: p.commodityCodes }));
+		const rows = products
+			.slice(0, N_PRODUCTS)
+			.map((p) => ({ partner: p.oemName, name: p.name, model: p.model, description: p.description, commodity_codes: p.commodityCodes }));
 		await call("POST", "/products/import", rows);
 
 		// Notices as an OCDS release package through the ingest command; some name the saved products' models.
@@ -149,7 +174,12 @@ async function endToEnd(): Promise<void> {
 					description: v.description,
 					status: "active",
 					tenderPeriod: { endDate: deadline },
-					items: v.items.map((it, j) => ({ id: String(j + 1), description: it.description, quantity: it.quantity ?? undefined, classification: it.classification ? { scheme: "UNSPSC", id: it.classification.code } : undefined })),
+					items: v.items.map((it, j) => ({
+						id: String(j + 1),
+						description: it.description,
+						quantity: it.quantity ?? undefined,
+						classification: it.classification ? { scheme: "UNSPSC", id: it.classification.code } : undefined,
+					})),
 				},
 			})),
 		};
@@ -168,23 +198,34 @@ async function endToEnd(): Promise<void> {
 		let missed = 0;
 		for (const p of saved) {
 			t = performance.now();
-			const created = await call("POST", "/products", { oem_partner_id: partners.get(p.oemName), name: p.name, model: p.model, description: p.description, commodity_codes: p.commodityCodes });
+			const created = await call("POST", "/products", {
+				oem_partner_id: partners.get(p.oemName),
+				name: p.name,
+				model: p.model,
+				description: p.description,
+				commodity_codes: p.commodityCodes,
+			});
 			if (created.status !== 201) throw new Error(JSON.stringify(created.body));
 			const id = created.body.id as string;
 			// The notices naming the product's model: done when one of them lists it as the match.
-			const found = await waitFor("the product's opportunity", async () => {
-				const page = await call("GET", `/opportunities?limit=20&q=${encodeURIComponent(p.model ?? p.name)}`);
-				for (const o of page.body.items) {
-					const d = await call("GET", `/opportunities/${o.id}`);
-					if (d.body.product_match?.product_id === id) return true;
-				}
-				return undefined;
-			}, 60_000).catch(() => false);
+			const found = await waitFor(
+				"the product's opportunity",
+				async () => {
+					const page = await call("GET", `/opportunities?limit=20&q=${encodeURIComponent(p.model ?? p.name)}`);
+					for (const o of page.body.items) {
+						const d = await call("GET", `/opportunities/${o.id}`);
+						if (d.body.product_match?.product_id === id) return true;
+					}
+					return undefined;
+				},
+				60_000,
+			).catch(() => false);
 			if (found) latencies.push(performance.now() - t);
 			else missed++;
-
 		}
-		console.log(`  product save to its opportunities listable: p50 ${ms(quantile(latencies, 0.5))}, p95 ${ms(quantile(latencies, 0.95))} (${latencies.length} saves; ${missed} not listed within 60 s)`);
+		console.log(
+			`  product save to its opportunities listable: p50 ${ms(quantile(latencies, 0.5))}, p95 ${ms(quantile(latencies, 0.95))} (${latencies.length} saves; ${missed} not listed within 60 s)`,
+		);
 	} finally {
 		await server.stop();
 	}

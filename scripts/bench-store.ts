@@ -59,9 +59,17 @@ const ops: Op[] = [
 	{
 		key: "compound",
 		label: "find({tenantId, status}).limit(50)",
-		run: (c, n) => c.find({ tenantId: tenantOf(rand(n)), status: STATUSES[rand(STATUSES.length)] }).limit(50).toArray(),
+		run: (c, n) =>
+			c
+				.find({ tenantId: tenantOf(rand(n)), status: STATUSES[rand(STATUSES.length)] })
+				.limit(50)
+				.toArray(),
 	},
-	{ key: "in5", label: "find({hash: {$in: [5 values]}})", run: (c, n) => c.find({ hash: { $in: Array.from({ length: 5 }, () => hashOf(rand(n))) } }).toArray() },
+	{
+		key: "in5",
+		label: "find({hash: {$in: [5 values]}})",
+		run: (c, n) => c.find({ hash: { $in: Array.from({ length: 5 }, () => hashOf(rand(n))) } }).toArray(),
+	},
 	{
 		key: "range",
 		label: "find({createdAt: {$gte, $lt}}) (20 documents)",
@@ -73,9 +81,18 @@ const ops: Op[] = [
 	{
 		key: "sort",
 		label: "find({tenantId}).sort({createdAt: -1}).limit(20)",
-		run: (c, n) => c.find({ tenantId: tenantOf(rand(n)) }).sort({ createdAt: -1 }).limit(20).toArray(),
+		run: (c, n) =>
+			c
+				.find({ tenantId: tenantOf(rand(n)) })
+				.sort({ createdAt: -1 })
+				.limit(20)
+				.toArray(),
 	},
-	{ key: "update", label: "updateOne({hash}, {$set})", run: (c, n) => c.updateOne({ hash: hashOf(rand(n)) }, { $set: { touched: ++touched } }) },
+	{
+		key: "update",
+		label: "updateOne({hash}, {$set})",
+		run: (c, n) => c.updateOne({ hash: hashOf(rand(n)) }, { $set: { touched: ++touched } }),
+	},
 ];
 
 /** Operations per second of one kind, over SECONDS with `inFlight` requests at a time. */
@@ -158,7 +175,9 @@ const rows = ops.map((op) => [
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
-console.log(`\nLookups per second, one client with ${CONCURRENCY} requests in flight unless said otherwise (best of ${ROUNDS} rounds of ${SECONDS} s).`);
+console.log(
+	`\nLookups per second, one client with ${CONCURRENCY} requests in flight unless said otherwise (best of ${ROUNDS} rounds of ${SECONDS} s).`,
+);
 console.log("Cost growth: time per lookup at the largest size over the time at the smallest.\n");
 console.log(line(header));
 console.log(`|${widths.map((w, i) => (i === 0 ? `:${"-".repeat(w + 1)}` : `${"-".repeat(w + 1)}:`)).join("|")}|`);

@@ -44,13 +44,25 @@ export async function benchTarget(tag: string, url: string, env: Record<string, 
 	let namespace = process.env.NAMESPACE || "oms";
 	if (!url) {
 		prefix = `${tag}${randomBytes(3).toString("hex")}`;
-		const clusterEnv = { LOG_LEVEL: "warn", DEV_ISSUER: "on", MONGO_DB_PREFIX: prefix, REDIS_PREFIX: `oms-${prefix}`, ...BENCH_RATE_LIMITS, ...env };
+		const clusterEnv = {
+			LOG_LEVEL: "warn",
+			DEV_ISSUER: "on",
+			MONGO_DB_PREFIX: prefix,
+			REDIS_PREFIX: `oms-${prefix}`,
+			...BENCH_RATE_LIMITS,
+			...env,
+		};
 		cluster = await startCluster({ port: 0, opsPortBase: 0, log: () => undefined, env: clusterEnv });
 		process.stderr.write(`bench: own cluster\n${cluster.table()}\n`);
 		await cluster.ready();
 		({ url: base, transporter, namespace } = cluster);
 	}
-	const broker = createBroker([], { transporter: transporter as BrokerOptions["transporter"], namespace, logger: false, skipProcessEventRegistration: true });
+	const broker = createBroker([], {
+		transporter: transporter as BrokerOptions["transporter"],
+		namespace,
+		logger: false,
+		skipProcessEventRegistration: true,
+	});
 	await broker.start();
 	await broker.waitForServices(["auth-keys", "catalog", "opportunities", "matching"], 60_000);
 	return {
@@ -77,7 +89,11 @@ export class HttpStatusError extends Error {
 
 /** An API call; throws HttpStatusError on any answer but 2xx. */
 export async function json(base: string, method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<any> {
-	const res = await fetch(`${base}/api/v1${path}`, { method, headers: { ...auth, "Content-Type": "application/json", Origin: "http://localhost:3000" }, body: body === undefined ? undefined : JSON.stringify(body) });
+	const res = await fetch(`${base}/api/v1${path}`, {
+		method,
+		headers: { ...auth, "Content-Type": "application/json", Origin: "http://localhost:3000" },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	const text = await res.text();
 	if (res.status >= 300) throw new HttpStatusError(res.status, `${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
 	return text ? JSON.parse(text) : null;
@@ -86,10 +102,16 @@ export async function json(base: string, method: string, path: string, auth: Rec
 const SCOPES = ["opportunities:read", "opportunities:write", "profile:read", "profile:write"];
 
 /** A new company, its owner signed in, and an API key that reads and writes opportunities and the catalog. */
-export async function companyWithKey(t: BenchTarget, name: string): Promise<{ tenantId: string; key: string; auth: Record<string, string> }> {
+export async function companyWithKey(
+	t: BenchTarget,
+	name: string,
+): Promise<{ tenantId: string; key: string; auth: Record<string, string> }> {
 	const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${randomUUID().slice(0, 8)}@example.com`;
 	const { tenantId } = await callInternal(t.broker, "auth-keys.createTenant", { name, ownerEmail: email });
-	const session = await fetch(`${t.base}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}` } });
+	const session = await fetch(`${t.base}/api/v1/session`, {
+		method: "POST",
+		headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}` },
+	});
 	const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
 	const { secret } = await json(t.base, "POST", "/api-keys", { Cookie: cookie }, { name: "bench", scopes: SCOPES });
 	return { tenantId, key: secret, auth: { Authorization: `Bearer ${secret}` } };
@@ -118,7 +140,8 @@ export function ferretdbPid(): number | null {
 }
 
 /** The value at quantile `p` (0..1) of the numbers. */
-export const quantile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
+export const quantile = (xs: readonly number[], p: number): number =>
+	[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
 
 /** Rate budgets that never refuse a benchmark's own requests, keyed or anonymous. */
 export const BENCH_RATE_LIMITS = { RATE_LIMIT_POINTS: "100000000", RATE_LIMIT_ANON_POINTS: "100000000" } as const;
@@ -190,6 +213,9 @@ export class Tally {
 	otherStatuses(): string {
 		if (this.refused.size === 0) return "none";
 		const label = (status: number) => (status === 0 ? "no answer" : String(status));
-		return [...this.refused].sort(([a], [b]) => a - b).map(([status, n]) => `${label(status)} x ${n.toLocaleString("en-US")}`).join(", ");
+		return [...this.refused]
+			.sort(([a], [b]) => a - b)
+			.map(([status, n]) => `${label(status)} x ${n.toLocaleString("en-US")}`)
+			.join(", ");
 	}
 }

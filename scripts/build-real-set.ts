@@ -85,10 +85,11 @@ function paragraphs(v: unknown): string {
 function collectText(v: unknown): string {
 	if (typeof v === "string" || typeof v === "number") return String(v);
 	if (Array.isArray(v)) return v.map(collectText).join(" ");
-	if (isObj(v)) return Object.entries(v)
-		.filter(([k]) => !k.startsWith("@"))
-		.map(([, x]) => collectText(x))
-		.join(" ");
+	if (isObj(v))
+		return Object.entries(v)
+			.filter(([k]) => !k.startsWith("@"))
+			.map(([, x]) => collectText(x))
+			.join(" ");
 	return "";
 }
 
@@ -132,9 +133,33 @@ const xml = new XMLParser({
 
 // ISO 639-2/B and eForms language codes to the ISO 639-1 codes OCDS `language` uses.
 const LANG3: Record<string, string> = {
-	ENG: "en", FRA: "fr", DEU: "de", ITA: "it", SPA: "es", POL: "pl", ELL: "el", BUL: "bg", NLD: "nl", FIN: "fi", DAN: "da",
-	EST: "et", RON: "ro", SLK: "sk", SWE: "sv", CES: "cs", HUN: "hu", POR: "pt", LAV: "lv", LIT: "lt", SLV: "sl", HRV: "hr",
-	GLE: "ga", MLT: "mt", NOR: "no", NOB: "nb", NNO: "nn",
+	ENG: "en",
+	FRA: "fr",
+	DEU: "de",
+	ITA: "it",
+	SPA: "es",
+	POL: "pl",
+	ELL: "el",
+	BUL: "bg",
+	NLD: "nl",
+	FIN: "fi",
+	DAN: "da",
+	EST: "et",
+	RON: "ro",
+	SLK: "sk",
+	SWE: "sv",
+	CES: "cs",
+	HUN: "hu",
+	POR: "pt",
+	LAV: "lv",
+	LIT: "lt",
+	SLV: "sl",
+	HRV: "hr",
+	GLE: "ga",
+	MLT: "mt",
+	NOR: "no",
+	NOB: "nb",
+	NNO: "nn",
 };
 
 // ---------- TED R2.0.9 ----------
@@ -157,7 +182,9 @@ function tedR209(file: string, s: Source): Built | null {
 	// The form in its original language (translations, when present, carry CATEGORY="TRANSLATION").
 	const formName = Object.keys(forms).find((k) => /^F\d\d_2014$|^[A-Z_]+_2014$/.test(k));
 	if (!formName) return null;
-	const form = asList(forms[formName] as Json | Json[]).find((f) => attr(f, "CATEGORY") === "ORIGINAL") ?? asList(forms[formName] as Json | Json[])[0]!;
+	const form =
+		asList(forms[formName] as Json | Json[]).find((f) => attr(f, "CATEGORY") === "ORIGINAL") ??
+		asList(forms[formName] as Json | Json[])[0]!;
 	const lang = attr(form, "LG").toLowerCase();
 	const object = (form.OBJECT_CONTRACT ?? find(form, "OBJECT_CONTRACT")) as Json | undefined;
 	if (!object) return null;
@@ -169,7 +196,9 @@ function tedR209(file: string, s: Source): Built | null {
 	const items = lots.map((lot, i) => {
 		const lotTitle = paragraphs(lot.TITLE);
 		const lotText = paragraphs(lot.SHORT_DESCR);
-		const extra = asList(lot.CPV_ADDITIONAL as Json | Json[]).map((c) => attr(find(c, "CPV_CODE"), "CODE")).filter(Boolean);
+		const extra = asList(lot.CPV_ADDITIONAL as Json | Json[])
+			.map((c) => attr(find(c, "CPV_CODE"), "CODE"))
+			.filter(Boolean);
 		const lotCpv = attr(find(lot.CPV_MAIN, "CPV_CODE"), "CODE") || mainCpv;
 		return {
 			id: String(i + 1),
@@ -253,8 +282,7 @@ function eforms(file: string, source: "ted" | "doffin", s: Source): Built | null
 	const ext = find(root.UBLExtensions, "EformsExtension") as Json | undefined;
 	const subtype = coded(find(ext, "NoticeSubType") ? (find(ext, "NoticeSubType") as Json).SubTypeCode : undefined);
 	const project = root.ProcurementProject as Json;
-	const lang3 =
-		text(root.NoticeLanguageCode) || attr(asList(project.Name as unknown[])[0], "languageID") || "ENG";
+	const lang3 = text(root.NoticeLanguageCode) || attr(asList(project.Name as unknown[])[0], "languageID") || "ENG";
 	const lang = LANG3[lang3] ?? lang3.toLowerCase();
 	const pubId = text(find(ext, "NoticePublicationID"));
 	const noticeId = text(asList(root.ID as unknown[])[0]);
@@ -290,7 +318,9 @@ function eforms(file: string, source: "ted" | "doffin", s: Source): Built | null
 	});
 	const buyerId = text(find(find(root.ContractingParty, "Party"), "ID"));
 	const orgs = asList(find(ext, "Organization") as Json | Json[]);
-	const buyerOrg = orgs.find((o) => text(find(find(o, "Company"), "PartyIdentification") ? find(find(o, "Company"), "ID") : "") === buyerId);
+	const buyerOrg = orgs.find(
+		(o) => text(find(find(o, "Company"), "PartyIdentification") ? find(find(o, "Company"), "ID") : "") === buyerId,
+	);
 	const company = find(buyerOrg ?? orgs[0], "Company");
 	const partyName = find(company, "PartyName") as Json | undefined;
 	const buyer = inLanguage(partyName ? partyName.Name : "", lang3);
@@ -320,7 +350,14 @@ function eforms(file: string, source: "ted" | "doffin", s: Source): Built | null
 			...(deadline ? { tenderPeriod: { endDate: deadline } } : {}),
 		},
 	};
-	return { ocid, origin: file, source: source === "ted" ? "ted-eforms" : "doffin", language: lang, releases: [release], batch: s.batch ?? 1 };
+	return {
+		ocid,
+		origin: file,
+		source: source === "ted" ? "ted-eforms" : "doffin",
+		language: lang,
+		releases: [release],
+		batch: s.batch ?? 1,
+	};
 }
 
 // ---------- OCDS ----------
@@ -360,9 +397,18 @@ function ocds(file: string, s: Source): Built[] {
 		const tender = (r.tender ?? {}) as Json;
 		if (!text(tender.title) && !text(tender.description) && !asList(tender.items as Json[]).length) continue;
 		const english = publisher.startsWith("uk") || publisher.startsWith("australia") || publisher === "uganda";
-		const declared = String(r.language ?? (english ? "en" : "")).slice(0, 2).toLowerCase();
+		const declared = String(r.language ?? (english ? "en" : ""))
+			.slice(0, 2)
+			.toLowerCase();
 		const lang = s.languages?.[String(r.ocid)] ?? declared;
-		out.push({ ocid: String(r.ocid), origin: file, source: `ocds:${publisher}`, language: lang || "und", releases: [atTenderStage(r)], batch: s.batch ?? 1 });
+		out.push({
+			ocid: String(r.ocid),
+			origin: file,
+			source: `ocds:${publisher}`,
+			language: lang || "und",
+			releases: [atTenderStage(r)],
+			batch: s.batch ?? 1,
+		});
 	}
 	return out;
 }
@@ -377,8 +423,20 @@ const CA_METHOD: [RegExp, string][] = [
 
 // UTC offsets of the time zone names Buyandsell writes after a deadline ("2014-04-15 14:00 Eastern Daylight Time (EDT)").
 const CA_ZONES: Record<string, string> = {
-	NDT: "-02:30", NST: "-03:30", ADT: "-03:00", AST: "-04:00", EDT: "-04:00", EST: "-05:00", CDT: "-05:00", CST: "-06:00",
-	MDT: "-06:00", MST: "-07:00", PDT: "-07:00", PST: "-08:00", CET: "+01:00", CEST: "+02:00",
+	NDT: "-02:30",
+	NST: "-03:30",
+	ADT: "-03:00",
+	AST: "-04:00",
+	EDT: "-04:00",
+	EST: "-05:00",
+	CDT: "-05:00",
+	CST: "-06:00",
+	MDT: "-06:00",
+	MST: "-07:00",
+	PDT: "-07:00",
+	PST: "-08:00",
+	CET: "+01:00",
+	CEST: "+02:00",
 };
 
 /** GSIN labels are "CODE: label", several joined by ", "; the label text itself may hold commas. */
@@ -481,7 +539,10 @@ function sam(file: string, s: Source): Built[] {
 					},
 				],
 				...(o.responseDeadLine ? { tenderPeriod: { endDate: o.responseDeadLine } } : {}),
-				documents: [{ id: "description", documentType: "tenderNotice", url: o.description }, { id: "notice", documentType: "tenderNotice", url: o.uiLink }],
+				documents: [
+					{ id: "description", documentType: "tenderNotice", url: o.description },
+					{ id: "notice", documentType: "tenderNotice", url: o.uiLink },
+				],
 			},
 		};
 		out.push({ ocid, origin: file, source: "sam.gov", language: "en", releases: [release], batch: s.batch ?? 1 });
@@ -514,7 +575,8 @@ function deadlines(v: unknown, acc: number[] = []): number[] {
 	if (Array.isArray(v)) for (const x of v) deadlines(x, acc);
 	else if (isObj(v)) {
 		for (const [k, x] of Object.entries(v)) {
-			if (k === "tenderPeriod" && isObj(x) && typeof x.endDate === "string" && !Number.isNaN(Date.parse(x.endDate))) acc.push(Date.parse(x.endDate));
+			if (k === "tenderPeriod" && isObj(x) && typeof x.endDate === "string" && !Number.isNaN(Date.parse(x.endDate)))
+				acc.push(Date.parse(x.endDate));
 			else deadlines(x, acc);
 		}
 	}
@@ -554,7 +616,10 @@ function jsConstRes(blob: Buffer): Buffer {
 	const js = blob.toString("utf8");
 	const at = js.indexOf("const res = ");
 	if (at < 0) throw new Error("no `const res = ` in the blob");
-	const literal = js.slice(at + "const res = ".length).trim().replace(/;$/, "");
+	const literal = js
+		.slice(at + "const res = ".length)
+		.trim()
+		.replace(/;$/, "");
 	return Buffer.from(JSON.stringify(JSON.parse(literal), null, 1));
 }
 
@@ -579,7 +644,10 @@ function materialize(sources: Record<string, Source>): void {
 		}
 		let blob: Buffer;
 		try {
-			blob = execFileSync("git", [`--git-dir=${dir}`, "show", `${s.commit}:${s.path}`], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+			blob = execFileSync("git", [`--git-dir=${dir}`, "show", `${s.commit}:${s.path}`], {
+				maxBuffer: 1 << 30,
+				stdio: ["ignore", "pipe", "pipe"],
+			});
 		} catch {
 			missing.add(`${s.repo} (its snapshot lacks ${s.commit.slice(0, 10)}:${s.path}; fetch it again)`);
 			continue;
@@ -591,8 +659,13 @@ function materialize(sources: Record<string, Source>): void {
 		copied++;
 	}
 	if (missing.size) {
-		const list = [...missing].sort().map((r) => `  fetch github:${r}`).join("\n");
-		throw new Error(`raw/ cannot be rebuilt: no snapshot under ${MIRROR} for\n${list}\n(call the search tool's fetch for each, then run again)`);
+		const list = [...missing]
+			.sort()
+			.map((r) => `  fetch github:${r}`)
+			.join("\n");
+		throw new Error(
+			`raw/ cannot be rebuilt: no snapshot under ${MIRROR} for\n${list}\n(call the search tool's fetch for each, then run again)`,
+		);
 	}
 	if (copied) console.error(`raw/: ${copied} files copied from the snapshots under ${MIRROR}`);
 }
@@ -673,7 +746,12 @@ function main(): void {
 				(i) => `  - ${text(i.description).replace(/\s+/g, " ").slice(0, 400)} [${text((i.classification as Json | undefined)?.id)}]`,
 			);
 			const head = `## ${n.ocid} (${n.source}, ${n.language}) ${text(t.procurementMethodDetails)} / ${text(t.mainProcurementCategory)}`;
-			const body = [text(t.title), text(t.description).replace(/\s+/g, " ").slice(0, 1500), text(t.eligibilityCriteria), ...items.slice(0, 12)];
+			const body = [
+				text(t.title),
+				text(t.description).replace(/\s+/g, " ").slice(0, 1500),
+				text(t.eligibilityCriteria),
+				...items.slice(0, 12),
+			];
 			console.log(`${head}\n${body.join("\n")}\n`);
 		}
 		return;
@@ -681,7 +759,9 @@ function main(): void {
 	if (survey) {
 		for (const n of notices) {
 			const t = (n.releases.at(-1)!.tender ?? {}) as Json;
-			const cpv = text((t.classification as Json | undefined)?.id) || text(((asList(t.items as Json[])[0] ?? {}).classification as Json | undefined)?.id);
+			const cpv =
+				text((t.classification as Json | undefined)?.id) ||
+				text(((asList(t.items as Json[])[0] ?? {}).classification as Json | undefined)?.id);
 			const line = [n.ocid, parts.get(n.ocid), n.source, n.language, text(t.procurementMethod), text(t.mainProcurementCategory), cpv];
 			line.push(text(t.title).replace(/\s+/g, " ").slice(0, 110), text(t.procurementMethodDetails), text(t.eligibilityCriteria));
 			line.push(asList(n.releases.at(-1)!.tag as string[]).join(","));
@@ -716,8 +796,18 @@ function main(): void {
 		};
 		writeFileSync(join(dir, "notices.ocds.json"), `${JSON.stringify(pkg, null, 1)}\n`);
 		writeFileSync(join(dir, "catalogs.json"), `${JSON.stringify(catalogs, null, 1)}\n`);
-		writeFileSync(join(dir, "qrels.json"), `${JSON.stringify(qrels.filter((q) => ids.has(q.ocid)), null, 1)}\n`);
-		writeFileSync(join(dir, "signals.json"), `${JSON.stringify(Object.fromEntries(Object.entries(signals).filter(([o]) => ids.has(o))), null, 1)}\n`);
+		writeFileSync(
+			join(dir, "qrels.json"),
+			`${JSON.stringify(
+				qrels.filter((q) => ids.has(q.ocid)),
+				null,
+				1,
+			)}\n`,
+		);
+		writeFileSync(
+			join(dir, "signals.json"),
+			`${JSON.stringify(Object.fromEntries(Object.entries(signals).filter(([o]) => ids.has(o))), null, 1)}\n`,
+		);
 		for (const n of mine) {
 			const s = sources[n.origin];
 			const t = (n.releases.at(-1)!.tender ?? {}) as Json;
@@ -730,10 +820,17 @@ function main(): void {
 	for (const [file, s] of Object.entries(sources)) s.ocids = notices.filter((n) => n.origin === file).map((n) => n.ocid);
 	const sorted = Object.fromEntries(Object.entries(sources).sort(([a], [b]) => a.localeCompare(b)));
 	writeFileSync(SOURCES_FILE, `${JSON.stringify(sorted, null, 1)}\n`);
-	const build = { notices: notices.length, date_offset_days: offsetDays, earliest_deadline_before_shift: new Date(earliest).toISOString(), seed: SEED };
+	const build = {
+		notices: notices.length,
+		date_offset_days: offsetDays,
+		earliest_deadline_before_shift: new Date(earliest).toISOString(),
+		seed: SEED,
+	};
 	writeFileSync(join(SET, "build.json"), `${JSON.stringify(build, null, 1)}\n`);
 	const tune = [...parts.values()].filter((p) => p === "tune").length;
-	console.log(`${notices.length} notices (${tune} tune, ${notices.length - tune} measure); dates moved by ${offsetDays} days; under ${relative(ROOT, SET)}`);
+	console.log(
+		`${notices.length} notices (${tune} tune, ${notices.length - tune} measure); dates moved by ${offsetDays} days; under ${relative(ROOT, SET)}`,
+	);
 }
 
 try {

@@ -26,10 +26,16 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 	"member:set": {
 		usage: "member:set --tenant <id> --email <email> [--disabled]   adds, re-enables or disables a member",
 		async run(args) {
-			const { values } = parseArgs({ args, options: { tenant: { type: "string" }, email: { type: "string" }, disabled: { type: "boolean" } }, strict: true });
+			const { values } = parseArgs({
+				args,
+				options: { tenant: { type: "string" }, email: { type: "string" }, disabled: { type: "boolean" } },
+				strict: true,
+			});
 			if (!values.tenant || !values.email) throw new Error("member:set needs --tenant and --email");
 			const { tenant, email } = values;
-			const r = await withService("auth-keys", (c) => callInternal(c, "auth-keys.setMembership", { tenantId: tenant, email, status: values.disabled ? "disabled" : "active" }));
+			const r = await withService("auth-keys", (c) =>
+				callInternal(c, "auth-keys.setMembership", { tenantId: tenant, email, status: values.disabled ? "disabled" : "active" }),
+			);
 			return JSON.stringify(r);
 		},
 	},
@@ -53,13 +59,20 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 					tick(results.length);
 				}
 				const count = (o: string) => results.filter((r) => r.outcome === o).length;
-				return { total: results.length, created: count("created"), already_exists: count("already_exists"), invalid: count("invalid"), rows: results };
+				return {
+					total: results.length,
+					created: count("created"),
+					already_exists: count("already_exists"),
+					invalid: count("invalid"),
+					rows: results,
+				};
 			});
 			return JSON.stringify(summary);
 		},
 	},
 	ingest: {
-		usage: "ingest <file or folder>...   reads procurement feed files (SAM.gov JSON, OCDS JSON, TED eForms XML; format detected) and stores their notices; prints the summary as JSON",
+		usage:
+			"ingest <file or folder>...   reads procurement feed files (SAM.gov JSON, OCDS JSON, TED eForms XML; format detected) and stores their notices; prints the summary as JSON",
 		async run(args) {
 			const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
 			if (!positionals.length) throw new Error("ingest needs at least one file or folder");
@@ -67,23 +80,33 @@ const COMMANDS: Record<string, { usage: string; run: (args: string[]) => Promise
 		},
 	},
 	"digest:preview": {
-		usage: "digest:preview --tenant <id> [--out <file.html>]   writes the company's next digest as HTML (nothing is sent); prints the file's path",
+		usage:
+			"digest:preview --tenant <id> [--out <file.html>]   writes the company's next digest as HTML (nothing is sent); prints the file's path",
 		async run(args) {
 			const { values } = parseArgs({ args, options: { tenant: { type: "string" }, out: { type: "string" } }, strict: true });
 			const tenantId = values.tenant;
 			if (!tenantId) throw new Error("digest:preview needs --tenant");
-			const preview = await withServices(["notifications", "opportunities", "auth-keys"], (c) => callInternal(c, "notifications.previewDigest", { tenantId }));
+			const preview = await withServices(["notifications", "opportunities", "auth-keys"], (c) =>
+				callInternal(c, "notifications.previewDigest", { tenantId }),
+			);
 			const out = resolve(values.out ?? `.data/digest-preview-${values.tenant}.html`);
 			await mkdir(dirname(out), { recursive: true });
 			await writeFile(out, preview.html);
-			process.stderr.write(`${preview.subject} (${preview.items} new, ${preview.updated} updated) for ${preview.recipients.join(", ") || "no recipient"}\n`);
+			process.stderr.write(
+				`${preview.subject} (${preview.items} new, ${preview.updated} updated) for ${preview.recipients.join(", ") || "no recipient"}\n`,
+			);
 			return out;
 		},
 	},
 	"dev:token": {
-		usage: "dev:token --email <email> [--unverified] [--subject <sub>]   prints an ID token signed by the local development issuer (DEV_ISSUER=on)",
+		usage:
+			"dev:token --email <email> [--unverified] [--subject <sub>]   prints an ID token signed by the local development issuer (DEV_ISSUER=on)",
 		async run(args) {
-			const { values } = parseArgs({ args, options: { email: { type: "string" }, unverified: { type: "boolean" }, subject: { type: "string" } }, strict: true });
+			const { values } = parseArgs({
+				args,
+				options: { email: { type: "string" }, unverified: { type: "boolean" }, subject: { type: "string" } },
+				strict: true,
+			});
 			if (!values.email) throw new Error("dev:token needs --email");
 			return mintDevIdToken({ email: values.email, emailVerified: !values.unverified, subject: values.subject });
 		},
@@ -118,7 +141,9 @@ async function withServices<T>(names: string[], fn: (caller: Caller) => Promise<
 }
 
 function usage(): string {
-	return `Usage: npm run -s cli -- <command> [options]\n\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join("\n")}\n`;
+	return `Usage: npm run -s cli -- <command> [options]\n\n${Object.values(COMMANDS)
+		.map((c) => `  ${c.usage}`)
+		.join("\n")}\n`;
 }
 
 const [name, ...rest] = process.argv.slice(2);

@@ -45,7 +45,9 @@ function natsServerBinary(): string {
 			/* not here */
 		}
 	}
-	throw new Error("nats-server is not installed: `sudo apt-get install -y nats-server` (or set TRANSPORTER to a NATS server that requires credentials)");
+	throw new Error(
+		"nats-server is not installed: `sudo apt-get install -y nats-server` (or set TRANSPORTER to a NATS server that requires credentials)",
+	);
 }
 
 /** NATS configuration strings are quoted like JSON strings. */
@@ -84,7 +86,8 @@ export async function startNatsServer(o: NatsServerOptions = {}): Promise<NatsSe
 		await waitFor(
 			`nats-server on ${address}`,
 			async () => {
-				if (child.exitCode !== null) throw new Error(`nats-server exited (${child.exitCode}): ${output.trim().split("\n").slice(-3).join(" | ")}`);
+				if (child.exitCode !== null)
+					throw new Error(`nats-server exited (${child.exitCode}): ${output.trim().split("\n").slice(-3).join(" | ")}`);
 				return /Server is ready/.test(output) ? true : undefined;
 			},
 			15_000,

@@ -31,7 +31,9 @@ if (cluster.nats) {
 	writeFileSync(TRANSPORTER_FILE, `${cluster.transporter}\n`, { mode: 0o600 });
 	bus += `, the cluster's own NATS: user ${cluster.nats.user}, URL with the password in ${TRANSPORTER_FILE}`;
 }
-process.stderr.write(`cluster: starting ${cluster.members.length} processes (namespace ${cluster.namespace}, ${bus})\n${cluster.table()}\n`);
+process.stderr.write(
+	`cluster: starting ${cluster.members.length} processes (namespace ${cluster.namespace}, ${bus})\n${cluster.table()}\n`,
+);
 
 let stopping = false;
 const stop = async (signal: string) => {

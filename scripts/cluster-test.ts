@@ -51,16 +51,27 @@ let code = 1;
 try {
 	await cluster.ready();
 	process.stderr.write(`test:cluster: ready on ${cluster.url}; running test/e2e against it\n`);
-	const ref: ClusterRef = { url: cluster.url, transporter: cluster.transporter, namespace: cluster.namespace, mongoPrefix, redisPrefix, report };
+	const ref: ClusterRef = {
+		url: cluster.url,
+		transporter: cluster.transporter,
+		namespace: cluster.namespace,
+		mongoPrefix,
+		redisPrefix,
+		report,
+	};
 	const args = process.argv.slice(2);
 	code = await new Promise<number>((res) => {
 		// One file at a time: nine service processes, FerretDB and the files' own stacks share two
 		// cores, and two files at once left each waiting on the other's background work.
-		const vitest = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--no-file-parallelism", ...(args.length ? args : ["test/e2e"])], {
-			cwd: ROOT,
-			stdio: "inherit",
-			env: { ...process.env, OMS_TEST_CLUSTER: JSON.stringify(ref), OPS_PORT: "0" },
-		});
+		const vitest = spawn(
+			process.execPath,
+			["node_modules/vitest/vitest.mjs", "run", "--no-file-parallelism", ...(args.length ? args : ["test/e2e"])],
+			{
+				cwd: ROOT,
+				stdio: "inherit",
+				env: { ...process.env, OMS_TEST_CLUSTER: JSON.stringify(ref), OPS_PORT: "0" },
+			},
+		);
 		vitest.on("exit", (c) => res(c ?? 1));
 	});
 	const joined = existsSync(report) ? readFileSync(report, "utf8").split("\n").filter(Boolean).sort() : [];

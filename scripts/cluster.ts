@@ -123,7 +123,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 	// scripts/services.sh): nine processes keep their connections few.
 	const env = { TRANSPORTER: transporter, NAMESPACE: namespace, MONGO_POOL_SIZE: String(o.mongoPoolPerProcess ?? 3), ...(o.env ?? {}) };
 
-	const slots = layout.flatMap((spec) => Array.from({ length: spec.count ?? 1 }, (_, i) => ({ spec, replica: i + 1, id: `${spec.name}-${i + 1}` })));
+	const slots = layout.flatMap((spec) =>
+		Array.from({ length: spec.count ?? 1 }, (_, i) => ({ spec, replica: i + 1, id: `${spec.name}-${i + 1}` })),
+	);
 	const gatewaySlots = slots.filter((s) => s.spec.services.split(",").includes("gateway"));
 	const proxyPort = o.port ?? 3000;
 	const gatewayPorts = await Promise.all(gatewaySlots.map((_, i) => (proxyPort === 0 ? freePort() : proxyPort + 1 + i)));
@@ -136,7 +138,13 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 	const held = new Set<ClusterMember>();
 	const members: ClusterMember[] = [];
 
-	const broker = createBroker([], { transporter: transporter as BrokerOptions["transporter"], namespace, nodeID: `supervisor-${process.pid}-${randomBytes(2).toString("hex")}`, logger: false, skipProcessEventRegistration: true });
+	const broker = createBroker([], {
+		transporter: transporter as BrokerOptions["transporter"],
+		namespace,
+		nodeID: `supervisor-${process.pid}-${randomBytes(2).toString("hex")}`,
+		logger: false,
+		skipProcessEventRegistration: true,
+	});
 	try {
 		await broker.start();
 	} catch (e) {
@@ -146,7 +154,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 
 	/** Whether the member's current node is in the registry with all its services. */
 	const joined = (m: ClusterMember) => {
-		const n = broker.registry.getNodeList({ onlyAvailable: true, withServices: true }).find((x: { id: string }) => x.id === m.nodeID) as { services?: Array<{ name: string }> } | undefined;
+		const n = broker.registry.getNodeList({ onlyAvailable: true, withServices: true }).find((x: { id: string }) => x.id === m.nodeID) as
+			| { services?: Array<{ name: string }> }
+			| undefined;
 		return !!n && m.spec.services.split(",").every((s) => n.services?.some((x) => x.name === s));
 	};
 
@@ -154,7 +164,13 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 		let pending = "";
 		const prefix = `${member.id.padEnd(width)}| `;
 		const proc = startServiceProcess(
-			{ ...env, SERVICES: member.spec.services, NODE_ID: member.nodeID, OPS_PORT: String(member.opsPort), ...(member.port ? { PORT: String(member.port) } : {}) },
+			{
+				...env,
+				SERVICES: member.spec.services,
+				NODE_ID: member.nodeID,
+				OPS_PORT: String(member.opsPort),
+				...(member.port ? { PORT: String(member.port) } : {}),
+			},
 			(chunk) => {
 				// Whole lines only, each under the member's name.
 				const lines = (pending + chunk).split("\n");
@@ -198,18 +214,32 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 		const replicas = members.filter((m) => m.replica > 1);
 		if (!replicas.length) return;
 		const firsts = members.filter((m) => m.replica === 1 && replicas.some((r) => r.spec === m.spec));
-		await waitFor("the first process of each replicated kind to join", async () => (firsts.every(joined) ? true : undefined), o.readyTimeoutMs ?? 120_000);
+		await waitFor(
+			"the first process of each replicated kind to join",
+			async () => (firsts.every(joined) ? true : undefined),
+			o.readyTimeoutMs ?? 120_000,
+		);
 		for (const m of replicas) spawnMember(m);
 	};
 
 	let gw = 0;
 	for (const [i, s] of slots.entries()) {
 		const isGateway = gatewaySlots.includes(s);
-		members.push({ id: s.id, spec: s.spec, replica: s.replica, nodeID: s.id, opsPort: opsPorts[i]!, port: isGateway ? gatewayPorts[gw++] : undefined, restarts: 0 } as ClusterMember);
+		members.push({
+			id: s.id,
+			spec: s.spec,
+			replica: s.replica,
+			nodeID: s.id,
+			opsPort: opsPorts[i]!,
+			port: isGateway ? gatewayPorts[gw++] : undefined,
+			restarts: 0,
+		} as ClusterMember);
 	}
 	const gatewayMembers = members.filter((m) => m.port);
 	// Only gateways whose process is alive get new connections.
-	const proxy = await startRoundRobinProxy(proxyPort, () => gatewayMembers.filter((m) => m.proc && m.proc.child.exitCode === null && m.proc.child.signalCode === null).map((m) => m.port!));
+	const proxy = await startRoundRobinProxy(proxyPort, () =>
+		gatewayMembers.filter((m) => m.proc && m.proc.child.exitCode === null && m.proc.child.signalCode === null).map((m) => m.port!),
+	);
 
 	const stopMembers = async (list: ClusterMember[]) => {
 		await Promise.all(
@@ -231,7 +261,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 	// services of the last stage; then those.
 	const stageOf = (m: ClusterMember) => m.spec.stopStage ?? (m.port ? 0 : 2);
 	const stopAll = async () => {
-		for (const stage of [...new Set(members.map(stageOf))].sort((a, b) => a - b)) await stopMembers(members.filter((m) => stageOf(m) === stage));
+		for (const stage of [...new Set(members.map(stageOf))].sort((a, b) => a - b))
+			await stopMembers(members.filter((m) => stageOf(m) === stage));
 	};
 
 	const cluster: Cluster = {
@@ -270,10 +301,27 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 			});
 		},
 		table() {
-			const rows = [["process", "node id", "services", "pid", "http", "ops"], ...members.map((m) => [m.id, m.nodeID, m.spec.services, String(m.proc?.child.pid ?? "-"), m.port ? String(m.port) : "", String(m.opsPort)])];
+			const rows = [
+				["process", "node id", "services", "pid", "http", "ops"],
+				...members.map((m) => [
+					m.id,
+					m.nodeID,
+					m.spec.services,
+					String(m.proc?.child.pid ?? "-"),
+					m.port ? String(m.port) : "",
+					String(m.opsPort),
+				]),
+			];
 			rows.push(["proxy", "(supervisor)", "round robin over the gateways", String(process.pid), String(proxy.port), ""]);
 			const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-			return rows.map((r) => r.map((v, c) => v.padEnd(widths[c]!)).join("  ").trimEnd()).join("\n");
+			return rows
+				.map((r) =>
+					r
+						.map((v, c) => v.padEnd(widths[c]!))
+						.join("  ")
+						.trimEnd(),
+				)
+				.join("\n");
 		},
 		async restartAll() {
 			await stopAll();

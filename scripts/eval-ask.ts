@@ -61,9 +61,21 @@ export function partsOf(dir: string, questionsOverride?: string): Part[] {
 	const setFile = resolve(dir, "set.json");
 	if (existsSync(setFile) && !questionsOverride) {
 		const set = SetFile.parse(JSON.parse(readFileSync(setFile, "utf8")));
-		return Object.entries(set.parts).map(([name, p]) => ({ name, questions: resolve(dir, p.questions), notices: resolve(dir, p.notices), measuredOnly: p.measured_only }));
+		return Object.entries(set.parts).map(([name, p]) => ({
+			name,
+			questions: resolve(dir, p.questions),
+			notices: resolve(dir, p.notices),
+			measuredOnly: p.measured_only,
+		}));
 	}
-	return [{ name: basename(dir), questions: questionsOverride ?? resolve(dir, "questions.json"), notices: resolve(dir, "notices.ocds.json"), measuredOnly: false }];
+	return [
+		{
+			name: basename(dir),
+			questions: questionsOverride ?? resolve(dir, "questions.json"),
+			notices: resolve(dir, "notices.ocds.json"),
+			measuredOnly: false,
+		},
+	];
 }
 
 /** Every process's first version, as the opportunities service hands it to ask. */
@@ -92,7 +104,16 @@ export interface EvalResult {
 export function evaluate(questionsFile: string, notices: string): EvalResult {
 	const questions = z.array(Question).parse(JSON.parse(readFileSync(questionsFile, "utf8")));
 	const byOcid = loadNotices(notices.endsWith(".json") ? notices : resolve(notices, "notices.ocds.json"));
-	const out: EvalResult = { answerable: 0, answerableRight: 0, refusedAnswerable: 0, unanswerable: 0, unanswerableRight: 0, misses: [], latencies: [], ms: 0 };
+	const out: EvalResult = {
+		answerable: 0,
+		answerableRight: 0,
+		refusedAnswerable: 0,
+		unanswerable: 0,
+		unanswerableRight: 0,
+		misses: [],
+		latencies: [],
+		ms: 0,
+	};
 	const started = performance.now();
 	for (const q of questions) {
 		const notice = byOcid.get(q.ocid);
@@ -143,17 +164,27 @@ function main(): void {
 		if (verbose) {
 			for (const { question: q, answer } of r.misses) {
 				const expected = q.expected.join(" | ") || "(not stated)";
-				console.log(`MISS ${q.ocid} ${q.answerable ? "answerable" : "unanswerable"}: ${q.question}\n  expected: ${expected}\n  answer:   ${answer.replace(/\n/g, "\n            ")}\n`);
+				console.log(
+					`MISS ${q.ocid} ${q.answerable ? "answerable" : "unanswerable"}: ${q.question}\n  expected: ${expected}\n  answer:   ${answer.replace(/\n/g, "\n            ")}\n`,
+				);
 			}
 		}
 		const all = r.answerable + r.unanswerable;
 		console.log(`part ${part.name}${part.measuredOnly ? " (measured only)" : ""}: ${part.questions}`);
-		console.log(`  answerable:   ${r.answerableRight}/${r.answerable} = ${share(r.answerableRight, r.answerable)}  (every expected fact; ${r.refusedAnswerable} wrongly answered "not stated")`);
-		console.log(`  unanswerable: ${r.unanswerableRight}/${r.unanswerable} = ${share(r.unanswerableRight, r.unanswerable)}  (answered "not stated")`);
-		console.log(`  overall:      ${r.answerableRight + r.unanswerableRight}/${all} = ${share(r.answerableRight + r.unanswerableRight, all)}`);
+		console.log(
+			`  answerable:   ${r.answerableRight}/${r.answerable} = ${share(r.answerableRight, r.answerable)}  (every expected fact; ${r.refusedAnswerable} wrongly answered "not stated")`,
+		);
+		console.log(
+			`  unanswerable: ${r.unanswerableRight}/${r.unanswerable} = ${share(r.unanswerableRight, r.unanswerable)}  (answered "not stated")`,
+		);
+		console.log(
+			`  overall:      ${r.answerableRight + r.unanswerableRight}/${all} = ${share(r.answerableRight + r.unanswerableRight, all)}`,
+		);
 	}
 	const ms = (q: number) => quantile(latencies, q).toFixed(1);
-	console.log(`bench: ${latencies.length} answers offline, p50 ${ms(0.5)} ms, p95 ${ms(0.95)} ms, max ${ms(1)} ms (grounding + answer, one process)`);
+	console.log(
+		`bench: ${latencies.length} answers offline, p50 ${ms(0.5)} ms, p95 ${ms(0.95)} ms, max ${ms(1)} ms (grounding + answer, one process)`,
+	);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();

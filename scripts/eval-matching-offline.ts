@@ -44,7 +44,9 @@ function devSetReport(): void {
 	console.log(
 		`  ${set.tenants.length} companies, ${products} products (${matchable} matchable: active, partner authorized), ${set.notices.length} notices (${amended} amended, ${cancelled} cancelled), ${set.qrels.length} labeled rows`,
 	);
-	console.log(`  digest = opportunities with score >= ${digestMinScore} (DIGEST_MIN_SCORE); relevant = grade >= 2; cancelled notices never reach a digest and count as grade 0`);
+	console.log(
+		`  digest = opportunities with score >= ${digestMinScore} (DIGEST_MIN_SCORE); relevant = grade >= 2; cancelled notices never reach a digest and count as grade 0`,
+	);
 	console.log("");
 	console.log(
 		`${pad("company", 34)}${lpad("rel", 4)}${lpad("dig", 5)}${lpad("TP", 4)}${lpad("FP", 4)}${lpad("FN", 4)}${lpad("P", 7)}${lpad("R", 7)}${lpad("F1", 7)}${lpad("traps", 7)}${lpad("MAP", 7)}${lpad("nDCG10", 8)}   | BM25${lpad("F1 all", 8)}${lpad("MAP", 7)}${lpad("nDCG10", 8)}`,
@@ -60,8 +62,12 @@ function devSetReport(): void {
 		`${pad("overall (pooled F1, mean MAP/nDCG)", 34)}${lpad(relevant, 4)}${lpad(o.digest.tp + o.digest.fp, 5)}${lpad(o.digest.tp, 4)}${lpad(o.digest.fp, 4)}${lpad(o.digest.fn, 4)}${lpad(f3(o.digest.precision), 7)}${lpad(f3(o.digest.recall), 7)}${lpad(f3(o.digest.f1), 7)}${lpad(o.traps, 7)}${lpad(f3(o.map), 7)}${lpad(f3(o.ndcg10), 8)}   |     ${lpad(f3(o.bm25.f1AllMatches), 8)}${lpad(f3(o.bm25.map), 7)}${lpad(f3(o.bm25.ndcg10), 8)}`,
 	);
 	console.log("");
-	console.log(`BM25 baseline (product names as saved searches): F1 when every match is alerted ${f3(o.bm25.f1AllMatches)}; best F1 with a threshold chosen after seeing the labels ${f3(o.bm25.bestF1)} (score >= ${o.bm25.bestThreshold.toFixed(2)}); MAP ${f3(o.bm25.map)}; nDCG@10 ${f3(o.bm25.ndcg10)}`);
-	console.log(`Method: digest F1 ${f3(o.digest.f1)} with ${o.traps} trap(s) in the digest; MAP ${f3(o.map)} (baseline ${f3(o.bm25.map)}); nDCG@10 ${f3(o.ndcg10)} (baseline ${f3(o.bm25.ndcg10)})`);
+	console.log(
+		`BM25 baseline (product names as saved searches): F1 when every match is alerted ${f3(o.bm25.f1AllMatches)}; best F1 with a threshold chosen after seeing the labels ${f3(o.bm25.bestF1)} (score >= ${o.bm25.bestThreshold.toFixed(2)}); MAP ${f3(o.bm25.map)}; nDCG@10 ${f3(o.bm25.ndcg10)}`,
+	);
+	console.log(
+		`Method: digest F1 ${f3(o.digest.f1)} with ${o.traps} trap(s) in the digest; MAP ${f3(o.map)} (baseline ${f3(o.bm25.map)}); nDCG@10 ${f3(o.ndcg10)} (baseline ${f3(o.bm25.ndcg10)})`,
+	);
 	for (const c of e.companies) {
 		const notes = [
 			c.traps.length ? `traps in digest: ${c.traps.map(short).join(", ")}` : "",
@@ -72,7 +78,9 @@ function devSetReport(): void {
 	}
 	console.log("");
 	const s1 = e.stage1;
-	console.log(`Stage 1: ${s1.retrieved} of ${s1.relevantPairs} relevant (grade >= 2) company-notice pairs had a candidate product (${((100 * s1.retrieved) / Math.max(1, s1.relevantPairs)).toFixed(1)}%)`);
+	console.log(
+		`Stage 1: ${s1.retrieved} of ${s1.relevantPairs} relevant (grade >= 2) company-notice pairs had a candidate product (${((100 * s1.retrieved) / Math.max(1, s1.relevantPairs)).toFixed(1)}%)`,
+	);
 	console.log(
 		`Timing (dev set): index ${products} products of ${set.tenants.length} companies ${ms(e.timing.indexMs)}; stage 1 + stage 2 for ${set.tenants.length} x ${set.notices.length} (company, notice) pairs ${ms(e.timing.scoreMs)} (${e.timing.candidates} candidate products scored, of ${matchable * set.notices.length} possible product-notice pairs)`,
 	);
@@ -81,10 +89,14 @@ function devSetReport(): void {
 		const grade = new Map(set.qrels.map((q) => [`${q.tenantId}|${q.noticeId}`, q.grade]));
 		for (const t of set.tenants) {
 			console.log(`\n${t.tenantId}: opportunities scored >= 30`);
-			const rows = [...(e.results.get(t.tenantId) ?? new Map()).entries()].filter(([, r]) => r.score >= 30).sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
+			const rows = [...(e.results.get(t.tenantId) ?? new Map()).entries()]
+				.filter(([, r]) => r.score >= 30)
+				.sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
 			for (const [id, r] of rows) {
 				const g = grade.get(`${t.tenantId}|${id}`);
-				console.log(`  ${lpad(r.score, 3)} ${short(id)} grade ${g ?? "-"} ${r.bestProduct ? `${r.bestProduct.model ?? r.bestProduct.name}` : ""}`);
+				console.log(
+					`  ${lpad(r.score, 3)} ${short(id)} grade ${g ?? "-"} ${r.bestProduct ? `${r.bestProduct.model ?? r.bestProduct.name}` : ""}`,
+				);
 				for (const x of r.rationale.slice(0, 4)) console.log(`        ${x.points > 0 ? "+" : ""}${x.points} ${x.feature}: ${x.detail}`);
 			}
 		}
@@ -147,7 +159,13 @@ function scaleCheck(): void {
 			const cands = index.candidatesForNotice(n);
 			perTenantCandidates.push(cands.length);
 			if (cands.length === 0) continue;
-			if (scoreNoticeForTenant(cands.map((c) => c.product), n).score >= DIGEST_MIN_SCORE) digests++;
+			if (
+				scoreNoticeForTenant(
+					cands.map((c) => c.product),
+					n,
+				).score >= DIGEST_MIN_SCORE
+			)
+				digests++;
 		}
 		perNotice.push(performance.now() - t0);
 	}

@@ -25,7 +25,12 @@ const catalogs = JSON.parse(readFileSync(resolve(DEV, "catalogs.json"), "utf8"))
 	partners: Array<{ name: string; relationship?: string }>;
 	products: Array<Record<string, unknown>>;
 }>;
-const qrels = JSON.parse(readFileSync(resolve(DEV, "qrels.json"), "utf8")) as Array<{ tenant: string; ocid: string; grade: number; cancelled?: boolean }>;
+const qrels = JSON.parse(readFileSync(resolve(DEV, "qrels.json"), "utf8")) as Array<{
+	tenant: string;
+	ocid: string;
+	grade: number;
+	cancelled?: boolean;
+}>;
 const signalLabels = JSON.parse(readFileSync(resolve(DEV, "signals.json"), "utf8")) as Record<string, Record<string, unknown>>;
 
 const suffix = randomBytes(3).toString("hex");
@@ -60,7 +65,10 @@ async function settle(): Promise<void> {
 	let quiet = 0;
 	const t0 = Date.now();
 	while (quiet < 3 && Date.now() - t0 < 600_000) {
-		const pending = (await Promise.all(queues.map((q) => q.getJobCounts("waiting", "active", "delayed", "prioritized")))).reduce((n, c) => n + Object.values(c).reduce((a, b) => a + b, 0), 0);
+		const pending = (await Promise.all(queues.map((q) => q.getJobCounts("waiting", "active", "delayed", "prioritized")))).reduce(
+			(n, c) => n + Object.values(c).reduce((a, b) => a + b, 0),
+			0,
+		);
 		quiet = pending === 0 ? quiet + 1 : 0;
 		await new Promise((r) => setTimeout(r, 1000));
 	}
@@ -86,7 +94,8 @@ try {
 			set_asides: c.profile.set_asides ?? [],
 			naics_codes: c.profile.naics_codes ?? [],
 		});
-		for (const p of c.partners) await http("POST", "/products/partners", cookie, { name: p.name, ...(p.relationship ? { relationship: p.relationship } : {}) });
+		for (const p of c.partners)
+			await http("POST", "/products/partners", cookie, { name: p.name, ...(p.relationship ? { relationship: p.relationship } : {}) });
 		const report = await http("POST", "/products/import", cookie, c.products);
 		if (report.created !== c.products.length) throw new Error(`${c.tenant}: import created ${report.created} of ${c.products.length}`);
 	}
@@ -99,7 +108,9 @@ try {
 	const rfpToOcid = new Map<string, string>();
 	for (const n of parseFeed(readFileSync(resolve(DEV, "notices.ocds.json"))).notices) rfpToOcid.set(n.rfp_id, n.source_id);
 
-	console.log(`eval:matching on ${DEV}: ${catalogs.length} companies, loaded through the API and the ingest command in ${loadSeconds.toFixed(0)} s`);
+	console.log(
+		`eval:matching on ${DEV}: ${catalogs.length} companies, loaded through the API and the ingest command in ${loadSeconds.toFixed(0)} s`,
+	);
 	console.log("company                            min  rel  dig  TP  FP  FN      P      R     F1  traps    MAP  nDCG10");
 	const pooled = { tp: 0, fp: 0, fn: 0 };
 	const atLine = LINES.map(() => ({ tp: 0, fp: 0, fn: 0 }));
@@ -115,7 +126,11 @@ try {
 		const ids = new Map<string, string>();
 		let cursor: string | null = null;
 		do {
-			const page: { items: any[]; nextCursor: string | null } = await http("GET", `/opportunities?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, cookie);
+			const page: { items: any[]; nextCursor: string | null } = await http(
+				"GET",
+				`/opportunities?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+				cookie,
+			);
 			for (const o of page.items) {
 				const ocid = rfpToOcid.get(o.rfp_id);
 				if (ocid && o.score !== null && o.source_status !== "cancelled") scores.set(ocid, o.score);
@@ -145,14 +160,22 @@ try {
 		traps += t;
 		maps.push(ap);
 		ndcgs.push(nd);
-		console.log(`${c.tenant.slice(0, 34).padEnd(34)} ${String(minScore).padStart(4)} ${String(relevant.size).padStart(4)} ${String(digest.size).padStart(4)} ${String(k.tp).padStart(3)} ${String(k.fp).padStart(3)} ${String(k.fn).padStart(3)}  ${m.precision.toFixed(3)}  ${m.recall.toFixed(3)}  ${m.f1.toFixed(3)}  ${String(t).padStart(5)}  ${ap.toFixed(3)}   ${nd.toFixed(3)}`);
+		console.log(
+			`${c.tenant.slice(0, 34).padEnd(34)} ${String(minScore).padStart(4)} ${String(relevant.size).padStart(4)} ${String(digest.size).padStart(4)} ${String(k.tp).padStart(3)} ${String(k.fp).padStart(3)} ${String(k.fn).padStart(3)}  ${m.precision.toFixed(3)}  ${m.recall.toFixed(3)}  ${m.f1.toFixed(3)}  ${String(t).padStart(5)}  ${ap.toFixed(3)}   ${nd.toFixed(3)}`,
+		);
 		// Signals as the API shows them, once per notice.
 		for (const [ocid, id] of ids) {
 			if (seenSignals.has(ocid) || !signalLabels[ocid]) continue;
 			seenSignals.add(ocid);
 			const s = (await http("GET", `/opportunities/${id}`, cookie)).signals as Record<string, unknown> | null;
 			if (!s) continue;
-			for (const field of ["bid_eligibility", "requires_manufacturer", "requires_oem_documentation", "procurement_nature", "mandatory_certifications"]) {
+			for (const field of [
+				"bid_eligibility",
+				"requires_manufacturer",
+				"requires_oem_documentation",
+				"procurement_nature",
+				"mandatory_certifications",
+			]) {
 				const want = signalLabels[ocid]![field];
 				const got = s[field];
 				const ok = Array.isArray(want) ? JSON.stringify([...want].sort()) === JSON.stringify([...(got as string[])].sort()) : want === got;
@@ -164,7 +187,9 @@ try {
 	}
 	const overall = f1(pooled);
 	const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-	console.log(`overall: digest F1 ${overall.f1.toFixed(3)} (P ${overall.precision.toFixed(3)}, R ${overall.recall.toFixed(3)}), traps in digests ${traps}, MAP ${mean(maps).toFixed(3)}, nDCG@10 ${mean(ndcgs).toFixed(3)}`);
+	console.log(
+		`overall: digest F1 ${overall.f1.toFixed(3)} (P ${overall.precision.toFixed(3)}, R ${overall.recall.toFixed(3)}), traps in digests ${traps}, MAP ${mean(maps).toFixed(3)}, nDCG@10 ${mean(ndcgs).toFixed(3)}`,
+	);
 	for (const [i, line] of LINES.entries()) {
 		const m = f1(atLine[i]!);
 		console.log(`  at score >= ${line}: P ${m.precision.toFixed(3)}, R ${m.recall.toFixed(3)}, F1 ${m.f1.toFixed(3)}`);
@@ -172,7 +197,9 @@ try {
 	console.log(`signals (the ${seenSignals.size} notices that reached a company's list, as GET /opportunities/{id} shows them):`);
 	for (const [field, [ok, n]] of Object.entries(signalHits)) console.log(`  ${field.padEnd(28)} ${((100 * ok) / n).toFixed(1)}% of ${n}`);
 	const b = evaluate(loadDevSet(DEV)).overall.bm25;
-	console.log(`BM25 baseline (product names as saved searches, offline): F1 when every match is alerted ${b.f1AllMatches.toFixed(3)}; best F1 with a threshold chosen after seeing the labels ${b.bestF1.toFixed(3)}; MAP ${b.map.toFixed(3)}; nDCG@10 ${b.ndcg10.toFixed(3)}`);
+	console.log(
+		`BM25 baseline (product names as saved searches, offline): F1 when every match is alerted ${b.f1AllMatches.toFixed(3)}; best F1 with a threshold chosen after seeing the labels ${b.bestF1.toFixed(3)}; MAP ${b.map.toFixed(3)}; nDCG@10 ${b.ndcg10.toFixed(3)}`,
+	);
 } finally {
 	await server.stop();
 }

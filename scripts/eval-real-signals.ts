@@ -159,8 +159,16 @@ function main(): void {
 			console.log(`    ${source.padEnd(32)} n ${String(s.n).padStart(3)}  bid_eligibility ${eligibility} procurement_nature ${nature}`);
 		}
 		console.log("");
-		console.log(confusionTable("  bid_eligibility", ["open", "small_business", "other_set_aside", "restricted", "unknown"], r.confusion.bid_eligibility));
-		console.log(confusionTable("  procurement_nature", ["goods", "services", "construction", "mixed", "unknown"], r.confusion.procurement_nature));
+		console.log(
+			confusionTable(
+				"  bid_eligibility",
+				["open", "small_business", "other_set_aside", "restricted", "unknown"],
+				r.confusion.bid_eligibility,
+			),
+		);
+		console.log(
+			confusionTable("  procurement_nature", ["goods", "services", "construction", "mixed", "unknown"], r.confusion.procurement_nature),
+		);
 		if (args.includes("--errors")) for (const e of r.errors) console.log(`  ${e}`);
 	}
 }

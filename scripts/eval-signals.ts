@@ -156,8 +156,17 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 export function evaluate(cases: readonly DevCase[]): SignalsReport {
-	let elig = 0, mfr = 0, doc = 0, certExact = 0, nature = 0, allExact = 0;
-	let tp = 0, fp = 0, fn = 0, jac = 0, anyOverlap = 0;
+	let elig = 0,
+		mfr = 0,
+		doc = 0,
+		certExact = 0,
+		nature = 0,
+		allExact = 0;
+	let tp = 0,
+		fp = 0,
+		fn = 0,
+		jac = 0,
+		anyOverlap = 0;
 	const confE: Record<string, Record<string, number>> = {};
 	const confN: Record<string, Record<string, number>> = {};
 	const errors: SignalsReport["errors"] = [];
@@ -185,17 +194,36 @@ export function evaluate(cases: readonly DevCase[]): SignalsReport {
 		bump(confN, g.procurement_nature, p.procurement_nature);
 		const gs = new Set(g.mandatory_certifications);
 		const ps = new Set(p.mandatory_certifications);
-		for (const x of ps) (gs.has(x) ? tp++ : fp++);
+		for (const x of ps) gs.has(x) ? tp++ : fp++;
 		for (const x of gs) if (!ps.has(x)) fn++;
 		const j = jaccard(p.actual_product_category, g.actual_product_category);
 		jac += j;
 		if (j > 0) anyOverlap++;
 		if (!ok.elig) errors.push({ ocid: c.ocid, field: "bid_eligibility", gold: g.bid_eligibility, predicted: p.bid_eligibility });
-		if (!ok.mfr) errors.push({ ocid: c.ocid, field: "requires_manufacturer", gold: g.requires_manufacturer, predicted: p.requires_manufacturer });
-		if (!ok.doc) errors.push({ ocid: c.ocid, field: "requires_oem_documentation", gold: g.requires_oem_documentation, predicted: p.requires_oem_documentation });
-		if (!ok.cert) errors.push({ ocid: c.ocid, field: "mandatory_certifications", gold: g.mandatory_certifications, predicted: p.mandatory_certifications });
+		if (!ok.mfr)
+			errors.push({ ocid: c.ocid, field: "requires_manufacturer", gold: g.requires_manufacturer, predicted: p.requires_manufacturer });
+		if (!ok.doc)
+			errors.push({
+				ocid: c.ocid,
+				field: "requires_oem_documentation",
+				gold: g.requires_oem_documentation,
+				predicted: p.requires_oem_documentation,
+			});
+		if (!ok.cert)
+			errors.push({
+				ocid: c.ocid,
+				field: "mandatory_certifications",
+				gold: g.mandatory_certifications,
+				predicted: p.mandatory_certifications,
+			});
 		if (!ok.nature) errors.push({ ocid: c.ocid, field: "procurement_nature", gold: g.procurement_nature, predicted: p.procurement_nature });
-		if (j === 0) errors.push({ ocid: c.ocid, field: "actual_product_category", gold: g.actual_product_category, predicted: p.actual_product_category });
+		if (j === 0)
+			errors.push({
+				ocid: c.ocid,
+				field: "actual_product_category",
+				gold: g.actual_product_category,
+				predicted: p.actual_product_category,
+			});
 	}
 	const n = cases.length || 1;
 	const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
@@ -220,7 +248,17 @@ export function evaluate(cases: readonly DevCase[]): SignalsReport {
 	};
 }
 
-const ELIGIBILITY: BidEligibility[] = ["open", "small_business", "8a", "hubzone", "sdvosb", "wosb", "other_set_aside", "restricted", "unknown"];
+const ELIGIBILITY: BidEligibility[] = [
+	"open",
+	"small_business",
+	"8a",
+	"hubzone",
+	"sdvosb",
+	"wosb",
+	"other_set_aside",
+	"restricted",
+	"unknown",
+];
 const NATURE: ProcurementNature[] = ["goods", "services", "construction", "mixed", "unknown"];
 
 export function confusionTable(title: string, labels: readonly string[], m: Record<string, Record<string, number>>): string {
@@ -264,7 +302,8 @@ function main(): void {
 	console.log(formatReport(report));
 	if (process.argv.includes("--errors")) {
 		console.log("\nMismatches");
-		for (const e of report.errors) console.log(`  ${e.ocid} ${e.field}: gold ${JSON.stringify(e.gold)} predicted ${JSON.stringify(e.predicted)}`);
+		for (const e of report.errors)
+			console.log(`  ${e.ocid} ${e.field}: gold ${JSON.stringify(e.gold)} predicted ${JSON.stringify(e.predicted)}`);
 	}
 }
 

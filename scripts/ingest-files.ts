@@ -31,7 +31,9 @@ export async function ingestFiles(paths: string[], caller: Caller) {
 	for (const file of files) {
 		const feed = parseFeed(await readFile(file), { filename: file });
 		if (feed.format === "unknown") rejected.push({ file, reason: feed.rejected[0]?.reason ?? "not a recognised feed format" });
-		else for (const r of feed.rejected) rejected.push({ file, record: r.ref ?? (r.index !== undefined ? `#${r.index}` : undefined), reason: r.reason });
+		else
+			for (const r of feed.rejected)
+				rejected.push({ file, record: r.ref ?? (r.index !== undefined ? `#${r.index}` : undefined), reason: r.reason });
 		parsed.push({ file, format: feed.format, notices: feed.notices });
 	}
 	const total = parsed.reduce((n, f) => n + f.notices.length, 0);
@@ -49,6 +51,7 @@ export async function ingestFiles(paths: string[], caller: Caller) {
 			tick((done += batch.length));
 		}
 	}
-	for (const source of sources) await callInternal(caller, "opportunities.recordIngestionRun", { source, outcome: "succeeded", summary: counts });
+	for (const source of sources)
+		await callInternal(caller, "opportunities.recordIngestionRun", { source, outcome: "succeeded", summary: counts });
 	return { files: files.length, notices: total, ...counts, rejected, stale_records: staleRecords };
 }

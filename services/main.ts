@@ -53,7 +53,9 @@ try {
 	if (c.SERVICES === "all" || c.SERVICES.split(",").includes("gateway")) {
 		// The transporter URL may carry the NATS password: logged masked.
 		const transporter = withoutCredentials(c.TRANSPORTER) || "none";
-		broker.logger.info(`Opportunity Matching Service listening on http://${c.HOST}:${c.PORT}/api/v1 (services: ${c.SERVICES}, transporter: ${transporter})`);
+		broker.logger.info(
+			`Opportunity Matching Service listening on http://${c.HOST}:${c.PORT}/api/v1 (services: ${c.SERVICES}, transporter: ${transporter})`,
+		);
 	}
 } catch (e) {
 	broker.logger.fatal(e);

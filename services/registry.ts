@@ -20,7 +20,13 @@ export const SERVICE_SCHEMAS: Record<string, AnyServiceSchema> = {
 
 /** "all" or a comma-separated list of names -> their schemas; an unknown name is an error. */
 export function selectServices(spec: string): AnyServiceSchema[] {
-	const names = spec.trim() === "all" || spec.trim() === "" ? Object.keys(SERVICE_SCHEMAS) : spec.split(",").map((s) => s.trim()).filter(Boolean);
+	const names =
+		spec.trim() === "all" || spec.trim() === ""
+			? Object.keys(SERVICE_SCHEMAS)
+			: spec
+					.split(",")
+					.map((s) => s.trim())
+					.filter(Boolean);
 	return names.map((n) => {
 		const s = SERVICE_SCHEMAS[n];
 		if (!s) throw new Error(`Unknown service "${n}" in SERVICES; known: ${Object.keys(SERVICE_SCHEMAS).join(", ")}`);

@@ -1,7 +1,13 @@
 import type { ActionSchema, Context } from "moleculer";
 import type { z } from "zod";
 import type { RequestMeta } from "./auth-context.ts";
-import { INTERNAL_ACTIONS, type InternalActionName, type InternalParams, type InternalParsedParams, type InternalResult } from "./contract/internal/index.ts";
+import {
+	INTERNAL_ACTIONS,
+	type InternalActionName,
+	type InternalParams,
+	type InternalParsedParams,
+	type InternalResult,
+} from "./contract/internal/index.ts";
 import { actionInput, type Operation } from "./contract/operation.ts";
 
 export type OpContext<P = any> = Context<P, RequestMeta>;
@@ -46,7 +52,6 @@ export function validatedAction<P = any, S = unknown>(
 	// Moleculer calls the handler with the service instance, which holds the state S declares.
 	return { visibility: "public", ...extra, input: () => input, handler } as unknown as ActionSchema;
 }
-
 
 /**
  * An internal action declared in shared/contract/internal: validated with its declared params,

@@ -18,9 +18,15 @@ const Env = z.object({
 	/** "true" lets a production process use a NATS that takes no credentials (say, one secured otherwise). */
 	NATS_ALLOW_UNAUTHENTICATED: z.enum(["true", "false"]).default("false"),
 	NODE_ID: z.string().default(""),
-	NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{0,40}$/).default("oms"),
+	NAMESPACE: z
+		.string()
+		.regex(/^[A-Za-z0-9_-]{0,40}$/)
+		.default("oms"),
 	MONGO_URL: z.string().default("mongodb://127.0.0.1:27017/"),
-	MONGO_DB_PREFIX: z.string().regex(/^[a-z0-9_]{1,20}$/).default("oms"),
+	MONGO_DB_PREFIX: z
+		.string()
+		.regex(/^[a-z0-9_]{1,20}$/)
+		.default("oms"),
 	/** Connections per service database. FerretDB 1.x can deadlock when concurrent requests outnumber its PostgreSQL pool, so keep the sum over processes below it. */
 	MONGO_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
 	REDIS_URL: z.string().default("redis://127.0.0.1:6379"),
@@ -124,7 +130,10 @@ const isNatsUrl = (t: string) => /^(nats|tls):\/\//i.test(t.trim());
  * credentials, the user and password taken from the URL (percent-decoded) or else from
  * NATS_USER/NATS_PASSWORD, TLS for tls:// or when a CA file is given.
  */
-export function natsSettings(transporter: string, c: Pick<Config, "NATS_USER" | "NATS_PASSWORD" | "NATS_TLS_CA_FILE">): NatsSettings | null {
+export function natsSettings(
+	transporter: string,
+	c: Pick<Config, "NATS_USER" | "NATS_PASSWORD" | "NATS_TLS_CA_FILE">,
+): NatsSettings | null {
 	if (!isNatsUrl(transporter)) return null;
 	let user: string | undefined;
 	let pass: string | undefined;
@@ -170,13 +179,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 	}
 	if (c.NODE_ENV === "production") {
 		// The local issuer mints tokens for any email: it must never sign anyone in for real.
-		if (c.DEV_ISSUER === "on") throw new Error("Invalid configuration: DEV_ISSUER=on is refused in production (the local development issuer signs in any email)");
+		if (c.DEV_ISSUER === "on")
+			throw new Error("Invalid configuration: DEV_ISSUER=on is refused in production (the local development issuer signs in any email)");
 		if (!issuer || issuer === devIssuer || !c.OIDC_JWKS_URL) {
 			throw new Error(
 				"Invalid configuration: production needs OIDC_ISSUER and OIDC_JWKS_URL of a real OpenID Connect provider; the local development issuer is refused",
 			);
 		}
-		if (!c.CURSOR_SECRET || c.CURSOR_SECRET.length < 32) throw new Error("Invalid configuration: production needs CURSOR_SECRET of at least 32 characters");
+		if (!c.CURSOR_SECRET || c.CURSOR_SECRET.length < 32)
+			throw new Error("Invalid configuration: production needs CURSOR_SECRET of at least 32 characters");
 		if (c.TRANSPORTER) checkProductionNats(nats, c.NATS_ALLOW_UNAUTHENTICATED === "true");
 	}
 	const allowedOrigins = commaList(c.ALLOWED_ORIGINS || new URL(c.PUBLIC_URL).origin);

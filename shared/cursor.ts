@@ -22,7 +22,10 @@ export function encodeCursor(p: CursorPayload): string {
 
 /** The listing a cursor belongs to: always the company, then the order (and filters) it binds. */
 export function listingKey(tenantId: string, ...parts: unknown[]): string {
-	return createHash("sha256").update(JSON.stringify([tenantId, ...parts])).digest("base64url").slice(0, 22);
+	return createHash("sha256")
+		.update(JSON.stringify([tenantId, ...parts]))
+		.digest("base64url")
+		.slice(0, 22);
 }
 
 export function decodeCursor(cursor: string, listing: string, path = "cursor"): CursorPayload {
@@ -38,6 +41,9 @@ export function decodeCursor(cursor: string, listing: string, path = "cursor"): 
 	} catch {
 		throw bad();
 	}
-	if (p.s !== listing) throw bad("This cursor belongs to another listing: send it with the same credential's company, sort and filters as the page it came from");
+	if (p.s !== listing)
+		throw bad(
+			"This cursor belongs to another listing: send it with the same credential's company, sort and filters as the page it came from",
+		);
 	return p;
 }

@@ -99,7 +99,13 @@ export function reformatError(err: unknown, requestId: string): FormattedError {
 		}
 		return { status, body, headers: { ...(e.data?.headers ?? {}) }, internal: status >= 500 };
 	}
-	if (e?.name === "ServiceNotFoundError" || e?.name === "ServiceNotAvailableError" || e?.name === "RequestTimeoutError" || e?.name === "BrokerDisconnectedError" || e?.name === "QueueIsFullError") {
+	if (
+		e?.name === "ServiceNotFoundError" ||
+		e?.name === "ServiceNotAvailableError" ||
+		e?.name === "RequestTimeoutError" ||
+		e?.name === "BrokerDisconnectedError" ||
+		e?.name === "QueueIsFullError"
+	) {
 		return {
 			status: 503,
 			body: { error: "internal", message: "A service is temporarily unavailable; retry shortly", requestId },

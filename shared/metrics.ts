@@ -66,10 +66,26 @@ async function queueMetrics(now: number): Promise<string> {
 	const age = (r: QueueReading) => (r.oldest === undefined ? 0 : Math.max(0, (now - r.oldest) / 1000));
 	const matching = ok.filter((r) => MATCHING_QUEUES.includes(r.name));
 	return [
-		gauge("oms_queue_up", "1 when Redis answered for the queue at this scrape, else 0 (and its other series are absent)", readings.map((r) => [{ queue: r.name }, r.counts ? 1 : 0])),
-		gauge("oms_queue_jobs", "Jobs in the queue by state (BullMQ getJobCounts)", ok.flatMap((r) => JOB_STATES.map((s): Sample => [{ queue: r.name, state: s }, r.counts![s] ?? 0]))),
-		gauge("oms_queue_oldest_waiting_seconds", "Age of the oldest job waiting to run (0 when none waits)", ok.map((r) => [{ queue: r.name }, age(r)])),
-		gauge("oms_matching_lag_seconds", "Age of the oldest product save or notice waiting for matching (0 when none waits)", matching.length ? [[{}, Math.max(...matching.map(age))]] : []),
+		gauge(
+			"oms_queue_up",
+			"1 when Redis answered for the queue at this scrape, else 0 (and its other series are absent)",
+			readings.map((r) => [{ queue: r.name }, r.counts ? 1 : 0]),
+		),
+		gauge(
+			"oms_queue_jobs",
+			"Jobs in the queue by state (BullMQ getJobCounts)",
+			ok.flatMap((r) => JOB_STATES.map((s): Sample => [{ queue: r.name, state: s }, r.counts![s] ?? 0])),
+		),
+		gauge(
+			"oms_queue_oldest_waiting_seconds",
+			"Age of the oldest job waiting to run (0 when none waits)",
+			ok.map((r) => [{ queue: r.name }, age(r)]),
+		),
+		gauge(
+			"oms_matching_lag_seconds",
+			"Age of the oldest product save or notice waiting for matching (0 when none waits)",
+			matching.length ? [[{}, Math.max(...matching.map(age))]] : [],
+		),
 	].join("");
 }
 
@@ -80,7 +96,11 @@ async function outboxMetrics(): Promise<string> {
 			return n === undefined ? undefined : [{ outbox: o.label }, n];
 		}),
 	);
-	return gauge("oms_outbox_pending", "Documents whose requested background work is not yet done (collection.field)", samples.filter((s): s is Sample => !!s));
+	return gauge(
+		"oms_outbox_pending",
+		"Documents whose requested background work is not yet done (collection.field)",
+		samples.filter((s): s is Sample => !!s),
+	);
 }
 
 const renderers = new WeakMap<ServiceBroker, PrometheusText>();

@@ -29,9 +29,18 @@ async function handle(broker: ServiceBroker, req: IncomingMessage, res: ServerRe
 	const running = broker.started && !broker.stopping;
 	switch (path) {
 		case "/healthz":
-			return send(res, running ? 200 : 503, JSON.stringify({ status: running ? "ok" : "stopped", nodeID: broker.nodeID, uptime: Math.round(process.uptime()) }));
+			return send(
+				res,
+				running ? 200 : 503,
+				JSON.stringify({ status: running ? "ok" : "stopped", nodeID: broker.nodeID, uptime: Math.round(process.uptime()) }),
+			);
 		case "/readyz": {
-			if (!running) return send(res, 503, JSON.stringify({ status: "unavailable", checks: { broker: { status: "down", error: "not started or stopping" } } }));
+			if (!running)
+				return send(
+					res,
+					503,
+					JSON.stringify({ status: "unavailable", checks: { broker: { status: "down", error: "not started or stopping" } } }),
+				);
 			const r = await checkReadiness(broker);
 			return send(res, r.ready ? 200 : 503, JSON.stringify({ status: r.ready ? "ready" : "unavailable", checks: r.checks }));
 		}
@@ -71,7 +80,9 @@ export function opsServerMiddleware(c: Config): Middleware {
 			try {
 				await listen(server, c.OPS_PORT, c.HOST);
 			} catch (e) {
-				throw new Error(`The ops server cannot listen on ${c.HOST}:${c.OPS_PORT} (${(e as Error).message}); set OPS_PORT to a free port, 0 for any, or off`);
+				throw new Error(
+					`The ops server cannot listen on ${c.HOST}:${c.OPS_PORT} (${(e as Error).message}); set OPS_PORT to a free port, 0 for any, or off`,
+				);
 			}
 			servers.set(broker, server);
 			broker.getLogger("ops").info(`Ops server on http://${c.HOST}:${opsPort(broker)} (/healthz, /readyz, /metrics)`);

@@ -46,7 +46,9 @@ export function newVersion(): string {
 		lastMs++;
 		counter = 0;
 	}
-	const seconds = Math.floor(lastMs / 1000).toString(16).padStart(8, "0");
+	const seconds = Math.floor(lastMs / 1000)
+		.toString(16)
+		.padStart(8, "0");
 	const ms = (lastMs % 1000).toString(16).padStart(3, "0");
 	return `${seconds}${ms}${counter.toString(16).padStart(5, "0")}${PROCESS_TAG}`;
 }
@@ -120,7 +122,11 @@ export class Outbox<D extends object, P extends z.ZodType> {
 		for (let page = 0; page < maxPages; page++) {
 			const filter: Record<string, unknown> = { [`${f}.pending`]: true, [`${f}.requested_at`]: { $lt: stale } };
 			if (after) filter.$or = [{ [`${f}.requested_at`]: { $gt: after.at } }, { [`${f}.requested_at`]: after.at, _id: { $gt: after.id } }];
-			const docs = await this.o.model.find(filter).sort({ [`${f}.requested_at`]: 1, _id: 1 }).limit(batch).lean<Array<D & { _id: string }>>();
+			const docs = await this.o.model
+				.find(filter)
+				.sort({ [`${f}.requested_at`]: 1, _id: 1 })
+				.limit(batch)
+				.lean<Array<D & { _id: string }>>();
 			for (const d of docs) if (await this.send(d, { priority: BULK_PRIORITY })) sent++;
 			if (docs.length < batch) break;
 			const last = docs[docs.length - 1]! as unknown as Record<string, WorkRequest> & { _id: string };
@@ -137,7 +143,12 @@ export class Outbox<D extends object, P extends z.ZodType> {
 	/** markDone for many (id, version) pairs in one command; answers how many matched. */
 	async markManyDone(items: ReadonlyArray<{ id: string; version: string }>): Promise<number> {
 		const f = this.field;
-		const ops = items.map(({ id, version }) => ({ updateOne: { filter: { _id: id, [`${f}.requested`]: version }, update: { $set: { [`${f}.done`]: version, [`${f}.pending`]: false } } } }));
+		const ops = items.map(({ id, version }) => ({
+			updateOne: {
+				filter: { _id: id, [`${f}.requested`]: version },
+				update: { $set: { [`${f}.done`]: version, [`${f}.pending`]: false } },
+			},
+		}));
 		return (await this.o.model.bulkWrite(ops)).matchedCount;
 	}
 

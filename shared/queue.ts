@@ -127,7 +127,12 @@ export async function enqueue(name: QueueName, jobName: string, data: object, jo
 }
 
 /** enqueue of a job of this kind, its payload typed by the kind's schema. */
-export function enqueueJob<P extends z.ZodType>(kind: JobKind<P>, data: z.input<P>, jobId: string, opts: JobsOptions = {}): Promise<boolean> {
+export function enqueueJob<P extends z.ZodType>(
+	kind: JobKind<P>,
+	data: z.input<P>,
+	jobId: string,
+	opts: JobsOptions = {},
+): Promise<boolean> {
 	return enqueue(kind.queue, kind.name, data as object, jobId, opts);
 }
 
@@ -169,7 +174,8 @@ export function startWorker(name: QueueName, processor: Processor, concurrency =
 	const c = config();
 	const connection = new Redis(c.REDIS_URL, redisOptions(true));
 	connection.on("error", () => undefined);
-	const inRequestContext: Processor = (job, token, signal) => withRequestId(job.opts.telemetry?.metadata, () => processor(job, token, signal));
+	const inRequestContext: Processor = (job, token, signal) =>
+		withRequestId(job.opts.telemetry?.metadata, () => processor(job, token, signal));
 	const worker = new Worker(name, inRequestContext, {
 		connection,
 		prefix: `${c.REDIS_PREFIX}:bull`,
@@ -189,9 +195,20 @@ export function startWorker(name: QueueName, processor: Processor, concurrency =
 }
 
 /** Runs `jobName` on the queue every `everyMs` (one scheduler per id, however many processes). */
-export async function schedule(name: QueueName, schedulerId: string, everyMs: number, jobName: string, data: object = {}, opts: JobsOptions = {}): Promise<boolean> {
+export async function schedule(
+	name: QueueName,
+	schedulerId: string,
+	everyMs: number,
+	jobName: string,
+	data: object = {},
+	opts: JobsOptions = {},
+): Promise<boolean> {
 	try {
-		await producer(name).upsertJobScheduler(schedulerId, { every: everyMs }, { name: jobName, data, opts: { removeOnComplete: 100, removeOnFail: 100, ...opts } });
+		await producer(name).upsertJobScheduler(
+			schedulerId,
+			{ every: everyMs },
+			{ name: jobName, data, opts: { removeOnComplete: 100, removeOnFail: 100, ...opts } },
+		);
 		return true;
 	} catch {
 		return false;
@@ -207,7 +224,10 @@ export interface Schedule {
 }
 
 /** A schedule of jobs of this kind, every `everyMs`, their payload typed by the kind's schema. */
-export function scheduled<P extends z.ZodType>(kind: JobKind<P>, s: { id: string; everyMs: number; data: z.input<P>; opts?: JobsOptions }): Schedule {
+export function scheduled<P extends z.ZodType>(
+	kind: JobKind<P>,
+	s: { id: string; everyMs: number; data: z.input<P>; opts?: JobsOptions },
+): Schedule {
 	return { id: s.id, everyMs: s.everyMs, jobName: kind.name, data: s.data as object, ...(s.opts ? { opts: s.opts } : {}) };
 }
 

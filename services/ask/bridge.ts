@@ -25,7 +25,9 @@ function indexFor(lang: Language): Index {
 	idx = { byTerm: new Map(), termsOf: [] };
 	let i = 0;
 	for (const { labels } of cpvEntries()) {
-		const terms = [...new Set(tokensOf(labels[lang] ?? "", lang as TextLanguage).map((t) => t.stem))].filter((t) => t.length > 2 && !/^\d+$/.test(t));
+		const terms = [...new Set(tokensOf(labels[lang] ?? "", lang as TextLanguage).map((t) => t.stem))].filter(
+			(t) => t.length > 2 && !/^\d+$/.test(t),
+		);
 		idx.termsOf.push(terms);
 		for (const t of terms) {
 			const list = idx.byTerm.get(t) ?? [];

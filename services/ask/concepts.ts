@@ -12,14 +12,59 @@ import { foldOf, stemOf, TEXT_LANGUAGES, type TextLanguage } from "../../shared/
 import { tokensOf, VALUE_KINDS, type Token, type ValueKind } from "./values.ts";
 
 export const CONCEPT_NAMES = [
-	"deadline", "enquiry", "value", "rate", "quantity", "amount", "frequency", "procedure", "award", "evaluation", "lots", "place",
-	"contact", "buyer", "documents", "information", "reference", "codes", "duration", "start", "option", "warranty", "security",
-	"certification", "equivalent", "submission", "eligibility", "incumbent", "site_visit", "delivery_time", "model", "name", "who",
-	"when", "offer", "scope", "frame",
+	"deadline",
+	"enquiry",
+	"value",
+	"rate",
+	"quantity",
+	"amount",
+	"frequency",
+	"procedure",
+	"award",
+	"evaluation",
+	"lots",
+	"place",
+	"contact",
+	"buyer",
+	"documents",
+	"information",
+	"reference",
+	"codes",
+	"duration",
+	"start",
+	"option",
+	"warranty",
+	"security",
+	"certification",
+	"equivalent",
+	"submission",
+	"eligibility",
+	"incumbent",
+	"site_visit",
+	"delivery_time",
+	"model",
+	"name",
+	"who",
+	"when",
+	"offer",
+	"scope",
+	"frame",
 ] as const;
 export type ConceptName = (typeof CONCEPT_NAMES)[number];
 /** Structured fields of the normalized notice a concept is answered from. */
-export const FIELDS = ["deadline", "value", "items", "procedure", "place", "contacts", "buyer", "documents", "reference", "codes", "eligibility"] as const;
+export const FIELDS = [
+	"deadline",
+	"value",
+	"items",
+	"procedure",
+	"place",
+	"contacts",
+	"buyer",
+	"documents",
+	"reference",
+	"codes",
+	"eligibility",
+] as const;
 export type Field = (typeof FIELDS)[number];
 
 export interface Concept {
@@ -62,7 +107,9 @@ const GlossaryFile = z.object({
 });
 
 /** The glossary (data/ask/glossary.json), read once. */
-export const CONCEPTS: Concept[] = GlossaryFile.parse(JSON.parse(readFileSync(resolve(import.meta.dirname, "../../data/ask/glossary.json"), "utf8"))).concepts;
+export const CONCEPTS: Concept[] = GlossaryFile.parse(
+	JSON.parse(readFileSync(resolve(import.meta.dirname, "../../data/ask/glossary.json"), "utf8")),
+).concepts;
 
 export const CONCEPT_BY_NAME = new Map(CONCEPTS.map((c) => [c.name, c]));
 
@@ -95,7 +142,12 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 			// "=word": that word form only ("currently", whose stem "current" also means "valid").
 			const questionOnly = phrase.startsWith("?");
 			const plain = phrase.replace(/^\?/, "");
-			const exact = new Set(plain.split(/\s+/).filter((w) => w.startsWith("=")).map((w) => w.slice(1).toLowerCase()));
+			const exact = new Set(
+				plain
+					.split(/\s+/)
+					.filter((w) => w.startsWith("="))
+					.map((w) => w.slice(1).toLowerCase()),
+			);
 			const stems = tokensOf(plain.replace(/=/g, ""), lang).map((t) => (exact.has(t.word) ? `=${t.folded}` : t.stem));
 			if (!stems.length) continue;
 			const p = { concept: c.name, stems, questionOnly };
@@ -103,7 +155,14 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 			const at = idx.byFirst.get(first) ?? [];
 			at.push(p);
 			idx.byFirst.set(first, at);
-			if (stems.length === 1 && !c.noCompounds && !stems[0]!.startsWith("=") && COMPOUNDING.has(lang) && stems[0]!.length >= MIN_COMPOUND_PART) idx.parts.push(p);
+			if (
+				stems.length === 1 &&
+				!c.noCompounds &&
+				!stems[0]!.startsWith("=") &&
+				COMPOUNDING.has(lang) &&
+				stems[0]!.length >= MIN_COMPOUND_PART
+			)
+				idx.parts.push(p);
 		}
 	}
 	for (const list of idx.byFirst.values()) list.sort((a, b) => b.stems.length - a.stems.length);
@@ -111,7 +170,8 @@ function indexFor(lang: TextLanguage): LanguageIndex {
 	return idx;
 }
 
-const matches = (s: string, t: Token | undefined, inner: boolean) => !!t && (s.startsWith("=") ? t.folded === s.slice(1) : t.stem === s || (inner && t.folded === s));
+const matches = (s: string, t: Token | undefined, inner: boolean) =>
+	!!t && (s.startsWith("=") ? t.folded === s.slice(1) : t.stem === s || (inner && t.folded === s));
 
 /** How many tokens a phrase covers at position i (one other word may sit inside it: "związany złożoną ofertą"), or 0. */
 function phraseAt(stems: string[], toks: Token[], i: number, allowGap: boolean): number {
@@ -169,10 +229,20 @@ export function conceptsIn(text: string, langs: readonly TextLanguage[], questio
 			if (!found && stem.length > MIN_COMPOUND_PART) {
 				compound = true;
 				found = idx.parts.find(
-					(p) => (question || !p.questionOnly) && stem !== p.stems[0] && (stem.endsWith(p.stems[0]!) || (p.stems[0]!.length > MIN_COMPOUND_PART && stem.startsWith(p.stems[0]!))),
+					(p) =>
+						(question || !p.questionOnly) &&
+						stem !== p.stems[0] &&
+						(stem.endsWith(p.stems[0]!) || (p.stems[0]!.length > MIN_COMPOUND_PART && stem.startsWith(p.stems[0]!))),
 				);
 			}
-			if (found) hits.push({ concept: found.concept, from: i, to: i + Math.max(span, 1) - 1, stems: toks.slice(i, i + Math.max(span, 1)).map((t) => t.stem), compound });
+			if (found)
+				hits.push({
+					concept: found.concept,
+					from: i,
+					to: i + Math.max(span, 1) - 1,
+					stems: toks.slice(i, i + Math.max(span, 1)).map((t) => t.stem),
+					compound,
+				});
 		}
 	}
 	// Overlaps: the longer phrase keeps its words.

@@ -112,9 +112,14 @@ export function looksLikeInjection(sentence: string): boolean {
 const MAX_PASSAGE = 1_500;
 const MAX_DETAIL_LINES = 400;
 const clip = (s: string, n = MAX_PASSAGE) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v.replace(/\s+/g, " ").trim() : typeof v === "number" && Number.isFinite(v) ? String(v) : null);
+const str = (v: unknown): string | null =>
+	typeof v === "string" && v.trim() ? v.replace(/\s+/g, " ").trim() : typeof v === "number" && Number.isFinite(v) ? String(v) : null;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const label = (key: string) => key.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+const label = (key: string) =>
+	key
+		.replace(/[_-]+/g, " ")
+		.replace(/([a-z])([A-Z])/g, "$1 $2")
+		.toLowerCase();
 
 export function formatNumber(n: number): string {
 	return n.toLocaleString("en-US", { maximumFractionDigits: 2 });
@@ -132,9 +137,59 @@ export function formatDeadline(utc: string, local?: string | null): string {
 
 /** Abbreviations the sentence segmenter takes for sentence ends ("approx. NOK 20 million", "kl. 12.00"). */
 const ABBREVIATIONS = [
-	"approx", "appr", "incl", "excl", "inkl", "ekskl", "bzw", "ggf", "evtl", "usw", "etc", "vgl", "resp", "tel", "tlf", "ref", "nr", "no", "pkt",
-	"ust", "godz", "kl", "ca", "tj", "np", "ok", "vs", "gt", "str", "ul", "al", "art", "par", "inc", "ltd", "co", "st", "dr", "mr", "mrs", "ms",
-	"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+	"approx",
+	"appr",
+	"incl",
+	"excl",
+	"inkl",
+	"ekskl",
+	"bzw",
+	"ggf",
+	"evtl",
+	"usw",
+	"etc",
+	"vgl",
+	"resp",
+	"tel",
+	"tlf",
+	"ref",
+	"nr",
+	"no",
+	"pkt",
+	"ust",
+	"godz",
+	"kl",
+	"ca",
+	"tj",
+	"np",
+	"ok",
+	"vs",
+	"gt",
+	"str",
+	"ul",
+	"al",
+	"art",
+	"par",
+	"inc",
+	"ltd",
+	"co",
+	"st",
+	"dr",
+	"mr",
+	"mrs",
+	"ms",
+	"jan",
+	"feb",
+	"mar",
+	"apr",
+	"jun",
+	"jul",
+	"aug",
+	"sep",
+	"sept",
+	"oct",
+	"nov",
+	"dec",
 ];
 const ABBREVIATION = new RegExp(`(?:^|\\s)(?:\\p{Lu}|(?:\\p{L}\\.){1,3}\\p{L}|${ABBREVIATIONS.join("|")})\\.$`, "iu");
 
@@ -162,7 +217,13 @@ class Builder {
 		}
 		// Converted notices repeat the description as the one lot's description: one copy is enough.
 		if (section !== "title" && this.passages.some((p) => p.text === clean && p.section !== "title")) return;
-		this.passages.push({ id: this.passages.length, section, text: clip(clean), ...(extra.lead ? { lead: extra.lead } : {}), ...(extra.item !== undefined ? { item: extra.item } : {}) });
+		this.passages.push({
+			id: this.passages.length,
+			section,
+			text: clip(clean),
+			...(extra.lead ? { lead: extra.lead } : {}),
+			...(extra.item !== undefined ? { item: extra.item } : {}),
+		});
 	}
 
 	/**
@@ -191,7 +252,9 @@ class Builder {
 
 function placeLine(p: unknown): string | null {
 	if (!isRecord(p)) return str(p);
-	const parts = [p.text, p.streetAddress, p.city, p.locality, p.region, p.postal_code, p.postalCode, p.country, p.countryName].map(str).filter((x): x is string => x !== null);
+	const parts = [p.text, p.streetAddress, p.city, p.locality, p.region, p.postal_code, p.postalCode, p.country, p.countryName]
+		.map(str)
+		.filter((x): x is string => x !== null);
 	return parts.length ? [...new Set(parts)].join(", ") : null;
 }
 
@@ -265,12 +328,17 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 		if (text && !looksLikeInjection(text)) facts.push({ field, name, text: clip(text.replace(/\s+/g, " ").trim(), 600), ...extra });
 	};
 	if (n.deadline) push("deadline", "deadline", formatDeadline(n.deadline, str(d.deadline_local)));
-	if (typeof n.estimated_value === "number") push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
+	if (typeof n.estimated_value === "number")
+		push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
 	const procedure = isRecord(d.procedure) ? d.procedure : null;
 	if (procedure) {
 		const competition = str(procedure.competition) ? `competition ${str(procedure.competition)}` : null;
 		const kind = [str(procedure.kind)?.replace(/_/g, " "), competition, str(procedure.framework)?.replace(/_/g, "-")].filter(Boolean);
-		push("procedure", "procedure", [str(procedure.text) ?? str(procedure.code), kind.length ? `(${kind.join("; ")})` : null].filter(Boolean).join(" "));
+		push(
+			"procedure",
+			"procedure",
+			[str(procedure.text) ?? str(procedure.code), kind.length ? `(${kind.join("; ")})` : null].filter(Boolean).join(" "),
+		);
 	}
 	const items = Array.isArray(d.items) ? d.items.filter(isRecord).slice(0, 200) : [];
 	items.forEach((item, i) => {
@@ -280,8 +348,16 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 		const unit = isRecord(item.unit) ? str(item.unit.name) : str(item.unit);
 		const lot = str(item.lot);
 		const c = isRecord(item.classification) ? item.classification : null;
-		const code = c && str(c.code) ? codeLine({ scheme: str(c.scheme) ?? "", code: str(c.code)!, label: str(c.label) ?? str(c.description) ?? undefined }, lang) : null;
-		const text = [clip(description, 400), quantity !== null ? `quantity ${formatNumber(quantity)}${unit ? ` ${unit}` : ""}` : null, lot ? `lot ${lot}` : null, code ? `classification ${code}` : null]
+		const code =
+			c && str(c.code)
+				? codeLine({ scheme: str(c.scheme) ?? "", code: str(c.code)!, label: str(c.label) ?? str(c.description) ?? undefined }, lang)
+				: null;
+		const text = [
+			clip(description, 400),
+			quantity !== null ? `quantity ${formatNumber(quantity)}${unit ? ` ${unit}` : ""}` : null,
+			lot ? `lot ${lot}` : null,
+			code ? `classification ${code}` : null,
+		]
 			.filter(Boolean)
 			.join("; ");
 		push("items", `items[${i + 1}]`, text, { about: description, quantity });
@@ -300,7 +376,12 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	push("reference", "reference_number", ref);
 	for (const c of n.categories ?? []) if (str(c.code)) push("codes", "categories", codeLine(c, lang));
 	const setAside = d.set_aside;
-	if (isRecord(setAside)) push("eligibility", "set_aside", [str(setAside.text), str(setAside.code) ? `(code ${str(setAside.code)})` : null].filter(Boolean).join(" ") || null);
+	if (isRecord(setAside))
+		push(
+			"eligibility",
+			"set_aside",
+			[str(setAside.text), str(setAside.code) ? `(code ${str(setAside.code)})` : null].filter(Boolean).join(" ") || null,
+		);
 	else push("eligibility", "set_aside", str(setAside));
 	push("eligibility", "eligibility", str(d.eligibility));
 	return facts;
@@ -311,7 +392,11 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 	const items = Array.isArray(details.items) ? details.items.filter(isRecord) : [];
 	items.slice(0, 200).forEach((item, i) => {
 		const description = str(item.description) ?? str(item.name) ?? str(item.title);
-		if (description) b.addText("item", String(item.description ?? description), { lead: clip(description, 120), item: facts.findIndex((f) => f.name === `items[${i + 1}]`) });
+		if (description)
+			b.addText("item", String(item.description ?? description), {
+				lead: clip(description, 120),
+				item: facts.findIndex((f) => f.name === `items[${i + 1}]`),
+			});
 	});
 	if (str(details.eligibility)) b.addText("eligibility", String(details.eligibility));
 	for (const key of ["amendments", "versions", "history"]) {
@@ -339,7 +424,11 @@ function addSignals(b: Builder, s: Record<string, unknown>): void {
 function productLine(p: Record<string, unknown>): string | null {
 	const spec = (k: string, v: unknown) => `${k} ${str(v) ?? (typeof v === "boolean" ? (v ? "yes" : "no") : "")}`.trim();
 	const listed = (x: unknown) => (isRecord(x) ? `${str(x.key) ?? ""} ${str(x.value) ?? ""}`.trim() : str(x));
-	const specs = isRecord(p.specs) ? Object.entries(p.specs).map(([k, v]) => spec(k, v)) : Array.isArray(p.specs) ? p.specs.map(listed).filter(Boolean) : [];
+	const specs = isRecord(p.specs)
+		? Object.entries(p.specs).map(([k, v]) => spec(k, v))
+		: Array.isArray(p.specs)
+			? p.specs.map(listed).filter(Boolean)
+			: [];
 	const codes = Array.isArray(p.commodity_codes) ? p.commodity_codes.map(str).filter(Boolean) : [];
 	const parts = [
 		str(p.oem_name) ? `manufacturer ${str(p.oem_name)}` : null,
@@ -353,7 +442,11 @@ function productLine(p: Record<string, unknown>): string | null {
 	return parts.length ? `Matched product in the catalog: ${parts.join("; ")}` : null;
 }
 
-function companyLines(opportunity: AskOpportunity | null | undefined, profile: Record<string, unknown> | null | undefined, product: Record<string, unknown> | null | undefined): string[] {
+function companyLines(
+	opportunity: AskOpportunity | null | undefined,
+	profile: Record<string, unknown> | null | undefined,
+	product: Record<string, unknown> | null | undefined,
+): string[] {
 	const lines: string[] = [];
 	const keep = (line: string | null) => {
 		if (line && !looksLikeInjection(line)) lines.push(clip(line.replace(/\s+/g, " ").trim(), 600));
@@ -362,7 +455,11 @@ function companyLines(opportunity: AskOpportunity | null | undefined, profile: R
 		keep(str(profile.company_name) ? `Company: ${str(profile.company_name)}` : null);
 		const certs = Array.isArray(profile.certifications) ? profile.certifications : [];
 		const certText = certs
-			.map((c) => (isRecord(c) ? [str(c.name), str(c.expires_at) ? `expires ${str(c.expires_at)!.slice(0, 10)}` : null].filter(Boolean).join(", ") : str(c)))
+			.map((c) =>
+				isRecord(c)
+					? [str(c.name), str(c.expires_at) ? `expires ${str(c.expires_at)!.slice(0, 10)}` : null].filter(Boolean).join(", ")
+					: str(c),
+			)
 			.filter(Boolean);
 		keep(`Certifications the company holds: ${certText.length ? certText.join("; ") : "none on file"}`);
 		for (const [key, what] of [
@@ -384,10 +481,15 @@ function companyLines(opportunity: AskOpportunity | null | undefined, profile: R
 				return text ? `${label(k)} ${text}` : null;
 			})
 			.filter(Boolean);
-		keep(parts.length ? `Best-matching product in the company's catalog: ${parts.join("; ")}` : "Best-matching product in the company's catalog: none");
+		keep(
+			parts.length
+				? `Best-matching product in the company's catalog: ${parts.join("; ")}`
+				: "Best-matching product in the company's catalog: none",
+		);
 		if (product) keep(productLine(product));
 		const verdict = opportunity.eligible ? "eligible" : "not eligible";
-		if (typeof opportunity.eligible === "boolean") keep(`Matching judged the company ${verdict} to bid (set-asides, certifications and partner authorization against the notice)`);
+		if (typeof opportunity.eligible === "boolean")
+			keep(`Matching judged the company ${verdict} to bid (set-asides, certifications and partner authorization against the notice)`);
 		if (typeof opportunity.score === "number") {
 			const why = (opportunity.rationale ?? []).slice(0, 6).map((r) => `${r.feature} ${r.points > 0 ? "+" : ""}${r.points} (${r.detail})`);
 			keep(`Match score: ${opportunity.score} of 100${why.length ? `; because: ${why.join("; ")}` : ""}`);

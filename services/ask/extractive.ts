@@ -67,9 +67,46 @@ type Verdict = "answers" | "no_value" | "off_topic";
 /** Words that introduce a maker's or firm's name, in the notices' languages. */
 const MAKER_CUE = new RegExp(
 	`\\b(${[
-		"brand", "brands", "manufacturer", "manufactured", "make", "made", "by", "from", "model", "series", "oem", "supplied", "supplier", "vendor",
-		"contractor", "company", "firm", "incumbent", "marke", "hersteller", "marque", "fabricant", "marca", "fabricante", "produttore", "producent",
-		"merke", "produsent", "mærke", "märke", "tillverkare", "merk", "fabrikant", "typ", "type", "tipo", "modell", "modèle", "modelo", "modello",
+		"brand",
+		"brands",
+		"manufacturer",
+		"manufactured",
+		"make",
+		"made",
+		"by",
+		"from",
+		"model",
+		"series",
+		"oem",
+		"supplied",
+		"supplier",
+		"vendor",
+		"contractor",
+		"company",
+		"firm",
+		"incumbent",
+		"marke",
+		"hersteller",
+		"marque",
+		"fabricant",
+		"marca",
+		"fabricante",
+		"produttore",
+		"producent",
+		"merke",
+		"produsent",
+		"mærke",
+		"märke",
+		"tillverkare",
+		"merk",
+		"fabrikant",
+		"typ",
+		"type",
+		"tipo",
+		"modell",
+		"modèle",
+		"modelo",
+		"modello",
 	].join("|")})\\b`,
 	"gi",
 );
@@ -95,7 +132,8 @@ function cued(index: Index, doc: Indexed, c: Concept, q?: QuestionInfo): boolean
  * tender one, and a concept with no kind of value to look for (a procedure, a set-aside, lots) is
  * only recognized by its words.
  */
-const needsCue = (c: Concept) => !!c.cueRequired || c.name === "deadline" || c.name === "enquiry" || (!c.kinds?.length && c.name !== "scope");
+const needsCue = (c: Concept) =>
+	!!c.cueRequired || c.name === "deadline" || c.name === "enquiry" || (!c.kinds?.length && c.name !== "scope");
 
 function counted(index: Index, subject: SubjectTerm[]) {
 	return (t: { stem: string; word: string }) => {
@@ -155,7 +193,9 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 			const label = (t: { stem: string }) => isConceptWord(t.stem, "lots", langs);
 			const attached = subject.length
 				? hasCountOf(doc.passage.text, index.lang, counted(index, subject), q.numbers, label)
-				: tokensOf(doc.passage.text, index.lang).some((t) => /^\d+([.,]\d+)*$/.test(t.word) && !q.numbers.has(t.word) && !/^(19|20)\d\d$/.test(t.word));
+				: tokensOf(doc.passage.text, index.lang).some(
+						(t) => /^\d+([.,]\d+)*$/.test(t.word) && !q.numbers.has(t.word) && !/^(19|20)\d\d$/.test(t.word),
+					);
 			if (attached || kinds.has("count")) found.push(k);
 		} else if (k === "name") {
 			const names = novelNames(index, text, q, g);
@@ -167,7 +207,8 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 			if (/\bby (the|a|an|its)\b/i.test(text)) found.push(k);
 		} else if (k === "model") {
 			const known = `${g.known} ${q.text}`.toLowerCase();
-			const codes = doc.passage.text.match(/\b(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b/g) ?? [];
+			const codes =
+				doc.passage.text.match(/\b(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b/g) ?? [];
 			if (codes.some((m) => !known.includes(m.toLowerCase()))) found.push(k);
 		} else if (kinds.has(k)) found.push(k);
 	}
@@ -254,7 +295,10 @@ function selectItems(index: Index, facts: Fact[], q: QuestionInfo, quantityOnly:
 	const scored = items.map((f) => ({ f, cov: itemCoverage(index, f, q) }));
 	const best = Math.max(...scored.map((s) => s.cov));
 	if (best < 0.5) return [];
-	return scored.filter((s) => s.cov >= best - 1e-9).map((s) => s.f).slice(0, MAX_ITEMS);
+	return scored
+		.filter((s) => s.cov >= best - 1e-9)
+		.map((s) => s.f)
+		.slice(0, MAX_ITEMS);
 }
 
 /** The structured fields that answer the question, if it asks about one the notice has. */
@@ -278,7 +322,11 @@ const quote = (p: Passage) => `${SECTION_SAYS[p.section] ?? "The notice says"}: 
 
 function fieldLines(facts: Fact[]): string[] {
 	const byName = new Map<string, string[]>();
-	for (const f of facts) byName.set(f.name.replace(/\[\d+\]$/, ""), [...(byName.get(f.name.replace(/\[\d+\]$/, "")) ?? []), `${/\[\d+\]$/.test(f.name) ? `${f.name}: ` : ""}${f.text}`]);
+	for (const f of facts)
+		byName.set(f.name.replace(/\[\d+\]$/, ""), [
+			...(byName.get(f.name.replace(/\[\d+\]$/, "")) ?? []),
+			`${/\[\d+\]$/.test(f.name) ? `${f.name}: ` : ""}${f.text}`,
+		]);
 	return [...byName].map(([name, values]) => `The notice's data, field ${name}: ${values.join(" | ")}`);
 }
 
@@ -332,7 +380,9 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	const passing = ranked.slice(0, CANDIDATES).filter((c) => judge(index, c.doc, q, g) === "answers");
 	// The best evidence of the asked kind (an address for "where") wins over a better-worded sentence without it.
 	const wanted = requiredKinds(q);
-	const typed = wanted.length ? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked, q)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0) : undefined;
+	const typed = wanted.length
+		? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked, q)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0)
+		: undefined;
 	let best = typed ?? passing[0];
 	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
 	// coverage of the question's other words matters less then ("do we pay for the documents?").
@@ -341,7 +391,9 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 		const c = q.asked;
 		best =
 			passing.find((x) => cued(index, x.doc, c, q)) ??
-			ranked.slice(0, CANDIDATES).find((x) => cued(index, x.doc, c, q) && (judge(index, x.doc, q, g, 0) === "answers" || coverage(index, x.doc, q.subject) >= 0.8));
+			ranked
+				.slice(0, CANDIDATES)
+				.find((x) => cued(index, x.doc, c, q) && (judge(index, x.doc, q, g, 0) === "answers" || coverage(index, x.doc, q.subject) >= 0.8));
 	}
 	// An item sentence repeating a listed item adds nothing.
 	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;
@@ -383,7 +435,13 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	}
 	// Notices often carry their number in the title too, in the form bidders quote ("(K8C13-132317/A)").
 	const title = g.passages.find((p) => p.section === "title");
-	if (q.asked?.name === "reference" && title && !quoted.includes(title) && /\b(?=[\w$-]*\d)[A-Za-z0-9$]+(?:[-/][A-Za-z0-9$]+)+\b/.test(title.text)) quoted.push(title);
+	if (
+		q.asked?.name === "reference" &&
+		title &&
+		!quoted.includes(title) &&
+		/\b(?=[\w$-]*\d)[A-Za-z0-9$]+(?:[-/][A-Za-z0-9$]+)+\b/.test(title.text)
+	)
+		quoted.push(title);
 	const lines = [...fieldLines(fields), ...quoted.sort((a, b) => a.id - b.id).map(quote)];
 	return withCompany({ answer: lines.join("\n"), model: EXTRACTIVE_MODEL, stated: true, quoted, fields }, q, g);
 }
@@ -398,8 +456,13 @@ const RETRIEVED = 14;
  */
 export function groundingFor(g: Grounding, question: string, history: AskTurn[] = []): Grounding {
 	const { index, q } = read(g, question, history);
-	const chosen = new Set(rank(index, q, g).slice(0, RETRIEVED).map((c) => c.doc.passage));
-	for (const p of g.passages) if (p.section === "title" || (p.section === "amendment" && q.asked && cued(index, index.docs[p.id]!, q.asked, q))) chosen.add(p);
+	const chosen = new Set(
+		rank(index, q, g)
+			.slice(0, RETRIEVED)
+			.map((c) => c.doc.passage),
+	);
+	for (const p of g.passages)
+		if (p.section === "title" || (p.section === "amendment" && q.asked && cued(index, index.docs[p.id]!, q.asked, q))) chosen.add(p);
 	return { ...g, passages: g.passages.filter((p) => chosen.has(p)) };
 }
 
@@ -415,7 +478,10 @@ function describe(g: Grounding): ExtractiveAnswer {
 }
 
 /** The ranked sentences with their verdicts, for diagnostics and tests (not used to answer). */
-export function explain(g: Grounding, question: string): { text: string; total: number; coverage: number; verdict: Verdict; asked: ConceptName | null }[] {
+export function explain(
+	g: Grounding,
+	question: string,
+): { text: string; total: number; coverage: number; verdict: Verdict; asked: ConceptName | null }[] {
 	const { index, q } = read(g, question, []);
 	return rank(index, q, g)
 		.slice(0, 14)

@@ -71,7 +71,9 @@ export function buildMessages(g: Grounding, question: string, history: AskTurn[]
 	const system = `${SYSTEM_PROMPT}\n\n${notice}\n\n${company}`;
 	return [
 		{ role: "system", content: system },
-		...recentTurns(history).map((t): ChatCompletionMessageParam => (t.role === "user" ? { role: "user", content: t.text } : { role: "assistant", content: t.text })),
+		...recentTurns(history).map(
+			(t): ChatCompletionMessageParam => (t.role === "user" ? { role: "user", content: t.text } : { role: "assistant", content: t.text }),
+		),
 		{ role: "user", content: question },
 	];
 }

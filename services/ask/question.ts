@@ -42,7 +42,11 @@ const LITERAL_WEIGHT = 2;
 const SECONDARY_WEIGHT = 0.5;
 
 /** Pronouns by which a company asks about itself ("are we eligible", "our products"). */
-const SELF_WORDS = new Set("we our us ours vi vår våre oss vores wir unser unsere uns nous notre nos nosotros nuestro nuestra nuestros noi nostro nostra my nasz nasze".split(" "));
+const SELF_WORDS = new Set(
+	"we our us ours vi vår våre oss vores wir unser unsere uns nous notre nos nosotros nuestro nuestra nuestros noi nostro nostra my nasz nasze".split(
+		" ",
+	),
+);
 
 /** The question's language: the notice's or English, whichever its function words and concept words fit better. */
 function questionLanguage(question: string, noticeLang: TextLanguage): TextLanguage {
@@ -68,9 +72,11 @@ function askedConcept(names: Set<ConceptName>): Concept | null {
 	const has = (n: ConceptName) => names.has(n);
 	// "When are offers due", "bis wann ... Angebote eingehen": the date asked is the tender deadline,
 	// unless the question is about when questions may be asked.
-	if (has("when") && (has("offer") || has("submission")) && !has("enquiry") && !has("start") && !has("duration")) return CONCEPT_BY_NAME.get("deadline")!;
+	if (has("when") && (has("offer") || has("submission")) && !has("enquiry") && !has("start") && !has("duration"))
+		return CONCEPT_BY_NAME.get("deadline")!;
 	// "Who should questions (or quotes) be sent to": the contact.
-	if (has("enquiry") && !has("when") && !has("deadline") && (has("who") || has("submission") || has("contact"))) return CONCEPT_BY_NAME.get("contact")!;
+	if (has("enquiry") && !has("when") && !has("deadline") && (has("who") || has("submission") || has("contact")))
+		return CONCEPT_BY_NAME.get("contact")!;
 	if (has("who") && has("submission") && !has("when") && !has("deadline")) return CONCEPT_BY_NAME.get("contact")!;
 	if (has("deadline") && has("enquiry")) return CONCEPT_BY_NAME.get("enquiry")!;
 	if (has("enquiry") && has("when")) return CONCEPT_BY_NAME.get("enquiry")!;
@@ -107,7 +113,8 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	const asked = askedConcept(concepts);
 	const spent = new Set<ConceptName>(["frame", "when", "who", "scope", "quantity", "amount", "duration", "frequency", "place"]);
 	if (asked) spent.add(asked.name);
-	if (asked && ["deadline", "submission", "contact", "enquiry", "evaluation", "security", "option"].includes(asked.name)) spent.add("offer");
+	if (asked && ["deadline", "submission", "contact", "enquiry", "evaluation", "security", "option"].includes(asked.name))
+		spent.add("offer");
 	if (asked?.name === "deadline") spent.add("submission");
 	if (asked?.name === "contact" || asked?.name === "enquiry") spent.add("enquiry").add("submission").add("contact");
 	const used = new Set<number>();
@@ -122,7 +129,8 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		const literal = /\d/.test(t.word);
 		// A number in a question identifies what it asks about ("phase 2", "lot 3"): it weighs double.
 		const term = literal ? t.word : t.stem;
-		if (!subject.some((s) => s.term === term)) subject.push({ term, literal, weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1) });
+		if (!subject.some((s) => s.term === term))
+			subject.push({ term, literal, weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1) });
 	});
 	// The counted phrase: content words after the count word, up to the first function or frame word.
 	const counted: string[] = [];
@@ -139,7 +147,12 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
  * The question, read against the notice: `noticeLang` is the notice's language and `vocabulary`
  * the stems that occur in it (a translated subject word is kept only if the notice uses it).
  */
-export function analyzeQuestion(question: string, noticeLang: TextLanguage, vocabulary: ReadonlySet<string>, earlierQuestions: string[] = []): QuestionInfo {
+export function analyzeQuestion(
+	question: string,
+	noticeLang: TextLanguage,
+	vocabulary: ReadonlySet<string>,
+	earlierQuestions: string[] = [],
+): QuestionInfo {
 	const own = analyze(question, noticeLang);
 	let concepts = own.concepts;
 	const weighted: { term: string; literal: boolean; weight: number }[] = own.subject.map((s) => ({ ...s }));

@@ -19,7 +19,12 @@ export function askRatePerMinute(env: { ASK_RATE_PER_MINUTE?: string } = config(
 export class AskRateLimit {
 	private readonly limiter: RateLimiterRedis;
 
-	constructor(redis: Redis, prefix: string, readonly points: number, windowSeconds = 60) {
+	constructor(
+		redis: Redis,
+		prefix: string,
+		readonly points: number,
+		windowSeconds = 60,
+	) {
 		this.limiter = new RateLimiterRedis({
 			storeClient: redis,
 			keyPrefix: `${prefix}:rl:ask`,
@@ -37,7 +42,12 @@ export class AskRateLimit {
 			if (!(e instanceof RateLimiterRes)) throw e;
 			const retryAfter = String(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
 			throw new ApiError("rate_limited", `Too many questions for this company; retry after ${retryAfter} seconds`, {
-				headers: { "Retry-After": retryAfter, "RateLimit-Limit": String(this.points), "RateLimit-Remaining": "0", "RateLimit-Reset": retryAfter },
+				headers: {
+					"Retry-After": retryAfter,
+					"RateLimit-Limit": String(this.points),
+					"RateLimit-Remaining": "0",
+					"RateLimit-Reset": retryAfter,
+				},
 			});
 		}
 	}

@@ -60,14 +60,16 @@ export function indexOf(g: Grounding): Index {
 			vocabulary.add(t);
 		}
 		const concepts = new Map<ConceptName, number>();
-		for (const h of conceptsIn(`${passage.lead ? `${passage.lead}: ` : ""}${passage.text}`, langs).hits) concepts.set(h.concept, (concepts.get(h.concept) ?? 0) + 1);
+		for (const h of conceptsIn(`${passage.lead ? `${passage.lead}: ` : ""}${passage.text}`, langs).hits)
+			concepts.set(h.concept, (concepts.get(h.concept) ?? 0) + 1);
 		return { passage, tokens, tf, length: tokens.length, concepts };
 	});
 	for (const f of g.facts) for (const t of tokensOf(f.text, g.lang)) vocabulary.add(t.stem);
 	// The title and the opening sentence say what the notice is about (who buys what, for whom):
 	// every later sentence is read in their light.
 	const context = new Map<string, number>();
-	for (const d of [docs.find((d) => d.passage.section === "title"), docs.find((d) => d.passage.section === "description")]) for (const t of d?.tf.keys() ?? []) context.set(t, 1);
+	for (const d of [docs.find((d) => d.passage.section === "title"), docs.find((d) => d.passage.section === "description")])
+		for (const t of d?.tf.keys() ?? []) context.set(t, 1);
 	const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, docs.length);
 	const index = { lang: g.lang, docs, df, avgLength, vocabulary, title: context };
 	cache.set(g, index);
@@ -99,11 +101,13 @@ export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectT
 	for (const a of s.alts) best = Math.max(best, tf.get(a) ?? 0);
 	// A compound ends with its head ("oppvarmingsovner" is a kind of "ovn") and may begin with a longer word.
 	if (best === 0 && !s.literal && s.term.length >= 3 && COMPOUNDING.has(index.lang)) {
-		for (const [t, n] of tf) if (t.length > s.term.length && (t.endsWith(s.term) || (s.term.length >= 5 && t.startsWith(s.term)))) best = Math.max(best, n * 0.8);
+		for (const [t, n] of tf)
+			if (t.length > s.term.length && (t.endsWith(s.term) || (s.term.length >= 5 && t.startsWith(s.term)))) best = Math.max(best, n * 0.8);
 	}
 	// Inflections the stemmer leaves apart ("transportida" / "transpordib"): a long shared beginning.
 	if (best === 0 && !s.literal && s.term.length >= MIN_SHARED_PREFIX) {
-		for (const [t, n] of tf) if (sharedPrefix(t, s.term) >= Math.max(MIN_SHARED_PREFIX, 0.75 * Math.min(t.length, s.term.length))) best = Math.max(best, n * 0.7);
+		for (const [t, n] of tf)
+			if (sharedPrefix(t, s.term) >= Math.max(MIN_SHARED_PREFIX, 0.75 * Math.min(t.length, s.term.length))) best = Math.max(best, n * 0.7);
 	}
 	return best;
 }

@@ -13,11 +13,39 @@ export function normalizeForMatch(s: string): string {
 		.replace(/(?<=\d)[\s,.'’](?=\d{3}(?!\d))/g, "");
 }
 
-export const VALUE_KINDS = ["date", "time", "money", "count", "number", "duration", "percent", "email", "phone", "url", "address", "standard", "model", "name", "agent"] as const;
+export const VALUE_KINDS = [
+	"date",
+	"time",
+	"money",
+	"count",
+	"number",
+	"duration",
+	"percent",
+	"email",
+	"phone",
+	"url",
+	"address",
+	"standard",
+	"model",
+	"name",
+	"agent",
+] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** Kinds that pin an answer down; the others (a name, a place, a code) are weaker evidence. */
-export const STRONG_KINDS: ReadonlySet<ValueKind> = new Set(["date", "time", "money", "count", "number", "duration", "percent", "email", "phone", "url", "address"]);
+export const STRONG_KINDS: ReadonlySet<ValueKind> = new Set([
+	"date",
+	"time",
+	"money",
+	"count",
+	"number",
+	"duration",
+	"percent",
+	"email",
+	"phone",
+	"url",
+	"address",
+]);
 
 interface LocaleWords {
 	months: Set<string>;
@@ -29,8 +57,31 @@ interface LocaleWords {
 
 /** Currencies whose symbols and names are looked up (codes of every currency are known anyway). */
 const NAMED_CURRENCIES = [
-	"EUR", "USD", "GBP", "NOK", "SEK", "DKK", "ISK", "CHF", "PLN", "CZK", "HUF", "RON", "BGN", "MDL", "UAH", "RSD", "CAD", "AUD", "NZD", "MXN",
-	"PYG", "UGX", "JPY", "CNY", "INR",
+	"EUR",
+	"USD",
+	"GBP",
+	"NOK",
+	"SEK",
+	"DKK",
+	"ISK",
+	"CHF",
+	"PLN",
+	"CZK",
+	"HUF",
+	"RON",
+	"BGN",
+	"MDL",
+	"UAH",
+	"RSD",
+	"CAD",
+	"AUD",
+	"NZD",
+	"MXN",
+	"PYG",
+	"UGX",
+	"JPY",
+	"CNY",
+	"INR",
 ];
 const ALL_CURRENCY_CODES = new Set(Intl.supportedValuesOf("currency"));
 const localeCache = new Map<string, LocaleWords>();
@@ -54,7 +105,12 @@ function localeWords(lang: TextLanguage): LocaleWords {
 		const locale = l === "no" ? "nb" : l;
 		for (let m = 0; m < 12; m++) {
 			const d = new Date(Date.UTC(2021, m, 15));
-			for (const opts of [{ month: "long" }, { month: "short" }, { day: "numeric", month: "long" }, { day: "numeric", month: "short" }] as const) {
+			for (const opts of [
+				{ month: "long" },
+				{ month: "short" },
+				{ day: "numeric", month: "long" },
+				{ day: "numeric", month: "short" },
+			] as const) {
 				const parts = safe(() => new Intl.DateTimeFormat(locale, { ...opts, timeZone: "UTC" }).formatToParts(d), []);
 				for (const p of parts) if (p.type === "month") months.add(foldOf(p.value.toLowerCase().replace(/\.$/, "")));
 			}
@@ -70,7 +126,10 @@ function localeWords(lang: TextLanguage): LocaleWords {
 		for (const code of NAMED_CURRENCIES) {
 			for (const display of ["symbol", "narrowSymbol", "name"] as const) {
 				for (const n of [1, 2, 5]) {
-					const parts = safe(() => new Intl.NumberFormat(locale, { style: "currency", currency: code, currencyDisplay: display }).formatToParts(n), []);
+					const parts = safe(
+						() => new Intl.NumberFormat(locale, { style: "currency", currency: code, currencyDisplay: display }).formatToParts(n),
+						[],
+					);
 					for (const p of parts) {
 						if (p.type !== "currency") continue;
 						if (display === "name") for (const w of wordsOf(p.value)) w.length > 2 && currencies.add(foldOf(w));
@@ -83,7 +142,21 @@ function localeWords(lang: TextLanguage): LocaleWords {
 	// A currency's name that is also a unit of measure ("pounds" of linen) says nothing alone.
 	for (const l of new Set([lang, "en"] as const)) {
 		const locale = l === "no" ? "nb" : l;
-		for (const unit of ["pound", "ounce", "stone", "kilogram", "gram", "liter", "gallon", "meter", "foot", "inch", "mile", "acre", "hectare"]) {
+		for (const unit of [
+			"pound",
+			"ounce",
+			"stone",
+			"kilogram",
+			"gram",
+			"liter",
+			"gallon",
+			"meter",
+			"foot",
+			"inch",
+			"mile",
+			"acre",
+			"hectare",
+		]) {
 			for (const display of ["long", "short"] as const) {
 				for (const n of [1, 2, 5]) {
 					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
@@ -135,7 +208,10 @@ export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 const URL_RE = /\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.[a-z]{2,}\S*/i;
 /** A phone number: an international prefix, or a telephone word before the digits. */
 const PHONE_WORDS = "tel|tlf|phone|telephone|telefon|téléphone|teléfono|telefono|telefone|puh|τηλ";
-const PHONE_RE = new RegExp(`\\+\\d{1,3}[\\s().-]{0,2}\\d[\\d\\s().-]{6,}\\d|\\b(?:${PHONE_WORDS})\\.?(?:\\s*(?:no|nr|number))?\\.?\\s*:?\\s*\\(?\\d[\\d\\s().-]{5,}\\d`, "i");
+const PHONE_RE = new RegExp(
+	`\\+\\d{1,3}[\\s().-]{0,2}\\d[\\d\\s().-]{6,}\\d|\\b(?:${PHONE_WORDS})\\.?(?:\\s*(?:no|nr|number))?\\.?\\s*:?\\s*\\(?\\d[\\d\\s().-]{5,}\\d`,
+	"i",
+);
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
 const NUMERIC_DATE = /\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{1,2}\/\d{4}\b/;
 const TIME_RE = new RegExp(
@@ -148,7 +224,8 @@ const TIME_RE = new RegExp(
 	"i",
 );
 const PERCENT_RE = /\d\s?%/;
-const STANDARD_RE = /\b(?:ISO|EN|IEC|DIN|NF|BS|ASTM|ANSI|IEEE|UL|FIPS|NFPA|MIL|CE|ETSI|CEN|TL|EAL|HACCP|TUPE|GMP|CPV)(?:[\s/-]+[A-Z]{1,4})*[\s-]*\d[\d.:-]*\w*|\b[A-Z]{2,}-[A-Z]{2,}-\d/;
+const STANDARD_RE =
+	/\b(?:ISO|EN|IEC|DIN|NF|BS|ASTM|ANSI|IEEE|UL|FIPS|NFPA|MIL|CE|ETSI|CEN|TL|EAL|HACCP|TUPE|GMP|CPV)(?:[\s/-]+[A-Z]{1,4})*[\s-]*\d[\d.:-]*\w*|\b[A-Z]{2,}-[A-Z]{2,}-\d/;
 const MODEL_RE = /\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*[0-9])[A-Z0-9]+(?:-[A-Z0-9]+)+\b|\b[A-Z]{1,4}\d{2,}[A-Z0-9]*\b|\b\d{2,}[A-Z]{1,4}\d*\b/;
 /** Street and number either way round, a postcode before a town, a UK or US postcode. */
 const STREET_RE = new RegExp(
@@ -191,7 +268,12 @@ const cardinalSets = new Map<TextLanguage, Set<string>>();
 function cardinals(lang: TextLanguage): Set<string> {
 	let set = cardinalSets.get(lang);
 	if (!set) {
-		set = new Set(`${CARDINALS[lang] ?? ""} ${CARDINALS.en}`.split(" ").filter(Boolean).map((w) => foldOf(w)));
+		set = new Set(
+			`${CARDINALS[lang] ?? ""} ${CARDINALS.en}`
+				.split(" ")
+				.filter(Boolean)
+				.map((w) => foldOf(w)),
+		);
 		cardinalSets.set(lang, set);
 	}
 	return set;
@@ -223,7 +305,8 @@ function hasMoney(text: string, tokens: Token[], lw: LocaleWords): boolean {
 		const code = t.word.length === 3 && ALL_CURRENCY_CODES.has(t.word.toUpperCase()) && /\b[A-Z]{3}\b/.test(text.slice(t.at, t.at + 3));
 		const isCurrency = lw.currencies.has(t.word) || lw.currencies.has(t.folded) || code;
 		if (!isCurrency) continue;
-		for (const k of [i - 3, i - 2, i - 1, i + 1, i + 2]) if (plainNumber(tokens[k]) || (tokens[k] && YEAR.test(tokens[k]!.word) && k === i + 1)) return true;
+		for (const k of [i - 3, i - 2, i - 1, i + 1, i + 2])
+			if (plainNumber(tokens[k]) || (tokens[k] && YEAR.test(tokens[k]!.word) && k === i + 1)) return true;
 	}
 	return false;
 }
@@ -234,7 +317,14 @@ function hasAddress(text: string, lang: TextLanguage, lw: LocaleWords): boolean 
 		const word = (m[1] ?? m[2] ?? m[3] ?? "").toLowerCase();
 		if (!word) return true;
 		const f = foldOf(word);
-		if (word.length < 3 || lw.months.has(f) || lw.timeUnits.has(foldOf(stemOf(word, lang))) || lw.currencies.has(word) || ALL_CURRENCY_CODES.has(word.toUpperCase())) continue;
+		if (
+			word.length < 3 ||
+			lw.months.has(f) ||
+			lw.timeUnits.has(foldOf(stemOf(word, lang))) ||
+			lw.currencies.has(word) ||
+			ALL_CURRENCY_CODES.has(word.toUpperCase())
+		)
+			continue;
 		return true;
 	}
 	return false;
@@ -254,7 +344,8 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	const tokens = tokensOf(text, lang);
 	const kinds = new Set<ValueKind>();
 	// A year alone dates something too ("settes i drift i 2031").
-	if (ISO_DATE.test(text) || NUMERIC_DATE.test(text) || hasDateWords(tokens, lw) || tokens.some((t) => /^(19|20)\d\d$/.test(t.word))) kinds.add("date");
+	if (ISO_DATE.test(text) || NUMERIC_DATE.test(text) || hasDateWords(tokens, lw) || tokens.some((t) => /^(19|20)\d\d$/.test(t.word)))
+		kinds.add("date");
 	if (TIME_RE.test(text)) kinds.add("time");
 	if (hasMoney(text, tokens, lw)) kinds.add("money");
 	if (hasDuration(tokens, lw)) kinds.add("duration");
@@ -266,7 +357,8 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (MODEL_RE.test(text)) kinds.add("model");
 	if (hasAddress(text, lang, lw)) kinds.add("address");
 	if (tokens.some((t, i) => plainNumber(t) && isCountUnit(text, tokens[i + 1]))) kinds.add("count");
-	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? ""))) kinds.add("number");
+	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? "")))
+		kinds.add("number");
 	// Capitalized words name someone, except in German, where every noun is capitalized.
 	if (lang !== "de" && /(?:^|[^.!?:]\s)\p{Lu}\p{Ll}+/u.test(text.slice(1))) kinds.add("name");
 	return kinds;
@@ -277,12 +369,21 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
  * or right before a count unit ("40 EA", "32 stk"). A year, a date part or a number the question
  * itself carries is not a count.
  */
-export function hasCountOf(text: string, lang: TextLanguage, counted: (t: Token) => boolean, questionNumbers: ReadonlySet<string>, label: (t: Token) => boolean = () => false): boolean {
+export function hasCountOf(
+	text: string,
+	lang: TextLanguage,
+	counted: (t: Token) => boolean,
+	questionNumbers: ReadonlySet<string>,
+	label: (t: Token) => boolean = () => false,
+): boolean {
 	const tokens = tokensOf(text, lang);
-	const isDate = (i: number) => localeWords(lang).months.has(tokens[i + 1]?.folded ?? "") || localeWords(lang).months.has(tokens[i - 1]?.folded ?? "");
+	const isDate = (i: number) =>
+		localeWords(lang).months.has(tokens[i + 1]?.folded ?? "") || localeWords(lang).months.has(tokens[i - 1]?.folded ?? "");
 	const words = cardinals(lang);
 	// A house number is no count: a number between commas before capitalized words ("..., 120 Aspen Street, Elk Ridge").
-	const houses = [...text.matchAll(/,\s*(\d{1,5})[a-z]?\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*\s*,/gu)].map((m) => m.index + m[0].indexOf(m[1]!));
+	const houses = [...text.matchAll(/,\s*(\d{1,5})[a-z]?\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*\s*,/gu)].map(
+		(m) => m.index + m[0].indexOf(m[1]!),
+	);
 	for (let i = 0; i < tokens.length; i++) {
 		if (houses.includes(tokens[i]!.at)) continue;
 		const t = tokens[i]!;

@@ -16,7 +16,6 @@ import type { AuthMemory, KnownCredential } from "./auth-memory.ts";
 export const API_KEY_PREFIX = "oms_live_";
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-
 export function toApiKey(d: ApiKeyDoc & { _id: string }): ApiKey {
 	return {
 		id: d._id,
@@ -34,21 +33,26 @@ export function toApiKey(d: ApiKeyDoc & { _id: string }): ApiKey {
 export async function createKey(m: AuthModels, auth: AuthContext, body: CreateApiKeyBody): Promise<CreatedApiKey> {
 	const secret = API_KEY_PREFIX + randomBytes(32).toString("base64url");
 	const cap = config().API_KEYS_PER_COMPANY;
-	const doc = await createWithinCap({ model: m.apiKeys, owner: auth.tenantId, ownerField: "tenant_id", cap, live: { revoked_at: null } }, (place) =>
-		m.apiKeys.create({
-			tenant_id: auth.tenantId,
-			membership_id: auth.membershipId,
-			name: body.name,
-			secret_hash: sha256(secret),
-			display_suffix: secret.slice(-4),
-			scopes: body.scopes,
-			expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
-			created_at: new Date(),
-			place,
-		}),
+	const doc = await createWithinCap(
+		{ model: m.apiKeys, owner: auth.tenantId, ownerField: "tenant_id", cap, live: { revoked_at: null } },
+		(place) =>
+			m.apiKeys.create({
+				tenant_id: auth.tenantId,
+				membership_id: auth.membershipId,
+				name: body.name,
+				secret_hash: sha256(secret),
+				display_suffix: secret.slice(-4),
+				scopes: body.scopes,
+				expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+				created_at: new Date(),
+				place,
+			}),
 	);
 	if (!doc) {
-		throw new ApiError("forbidden", `This company already has ${cap} active API keys, the most allowed; revoke one (DELETE /api/v1/api-keys/{id}) first`);
+		throw new ApiError(
+			"forbidden",
+			`This company already has ${cap} active API keys, the most allowed; revoke one (DELETE /api/v1/api-keys/{id}) first`,
+		);
 	}
 	return { key: toApiKey(doc.toObject()), secret };
 }
@@ -64,7 +68,10 @@ export async function listKeys(m: AuthModels, tenantId: string): Promise<ApiKey[
  */
 export async function revokeKey(m: AuthModels, memory: AuthMemory, tenantId: string, id: string): Promise<void> {
 	// The key gives its place under the cap back in the same update that revokes it.
-	const doc = await m.apiKeys.findOneAndUpdate({ _id: id, tenant_id: tenantId, revoked_at: null }, { $set: { revoked_at: new Date() }, ...GIVE_BACK_PLACE });
+	const doc = await m.apiKeys.findOneAndUpdate(
+		{ _id: id, tenant_id: tenantId, revoked_at: null },
+		{ $set: { revoked_at: new Date() }, ...GIVE_BACK_PLACE },
+	);
 	if (!doc && !(await m.apiKeys.exists({ _id: id, tenant_id: tenantId }))) throw notFound("API key");
 	await memory.changed("revocation");
 }

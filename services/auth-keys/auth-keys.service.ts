@@ -5,7 +5,15 @@ import { z } from "zod";
 import { internalAction, operationAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
-import { createApiKey, createSession, deleteSession, getMe, listApiKeys, listScopes, revokeApiKey } from "../../shared/contract/auth-operations.ts";
+import {
+	createApiKey,
+	createSession,
+	deleteSession,
+	getMe,
+	listApiKeys,
+	listScopes,
+	revokeApiKey,
+} from "../../shared/contract/auth-operations.ts";
 import type { CreateApiKeyBody } from "../../shared/contract/auth.ts";
 import { SCOPES } from "../../shared/contract/scopes.ts";
 import { ApiError } from "../../shared/errors.ts";
@@ -84,7 +92,8 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		authenticate: internalAction("auth-keys.authenticate", async function (this: State, ctx) {
 			const { kind, hash, tenantId } = ctx.params;
 			if (kind === "api_key") return verifyKey(this.m, this.memory, hash);
-			if (tenantId !== undefined && !z.uuid().safeParse(tenantId).success) throw new ApiError("no_membership", "X-Service-Tenant names no company of this account");
+			if (tenantId !== undefined && !z.uuid().safeParse(tenantId).success)
+				throw new ApiError("no_membership", "X-Service-Tenant names no company of this account");
 			return verifySession(this.m, this.memory, hash, tenantId);
 		}),
 
@@ -97,7 +106,11 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 			return { email, name };
 		}),
 		tenantIds: internalAction("auth-keys.tenantIds", async function (this: State, ctx) {
-			const rows = await this.m.tenants.find({ _id: { $gt: ctx.params.after } }, { _id: 1 }).sort({ _id: 1 }).limit(ctx.params.limit).lean();
+			const rows = await this.m.tenants
+				.find({ _id: { $gt: ctx.params.after } }, { _id: 1 })
+				.sort({ _id: 1 })
+				.limit(ctx.params.limit)
+				.lean();
 			return { ids: rows.map((r) => r._id) };
 		}),
 		setMembership: internalAction("auth-keys.setMembership", async function (this: State, ctx) {
@@ -116,7 +129,11 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.redis.on("error", () => undefined);
 		this.memory = new AuthMemory(this.redis, `${c.REDIS_PREFIX}:auth:stamp`, c.AUTH_CACHE_MS);
 		if (!signInConfigured()) this.logger.warn(`no OpenID Connect issuer is configured, so nobody can sign in: ${SIGN_IN_SETUP}`);
-		this.purge = every(3600_000, () => purgeExpiredSessions(this.m), (e) => this.logger.warn({ err: e }, "expired session purge failed"));
+		this.purge = every(
+			3600_000,
+			() => purgeExpiredSessions(this.m),
+			(e) => this.logger.warn({ err: e }, "expired session purge failed"),
+		);
 	},
 
 	async stopped(this: State) {

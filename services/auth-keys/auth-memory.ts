@@ -99,7 +99,10 @@ export class AuthMemory {
 		if (await this.replaceStamp()) return;
 		this.retryStamp();
 		if (kind === "grant" || this.ttlMs <= 0) return; // a late list; or nothing here remembers (processes are configured alike)
-		throw new ApiError("internal", "The change is saved, but not yet in effect everywhere; repeat it shortly", { status: 503, headers: { "Retry-After": "5" } });
+		throw new ApiError("internal", "The change is saved, but not yet in effect everywhere; repeat it shortly", {
+			status: 503,
+			headers: { "Retry-After": "5" },
+		});
 	}
 
 	close(): void {

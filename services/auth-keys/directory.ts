@@ -16,7 +16,8 @@ export async function activeMembership(m: AuthModels, membershipId: string) {
 /** The user's membership in a tenant, or no_membership / membership_disabled. */
 export async function requireMembership(m: AuthModels, userId: string, tenantId: string) {
 	const ms = await m.memberships.findOne({ user_id: userId, tenant_id: tenantId }).lean();
-	if (!ms || !(await m.tenants.exists({ _id: tenantId }))) throw new ApiError("no_membership", "This account has no membership in the selected company");
+	if (!ms || !(await m.tenants.exists({ _id: tenantId })))
+		throw new ApiError("no_membership", "This account has no membership in the selected company");
 	if (ms.status !== "active") throw new ApiError("membership_disabled", "This account's membership in the selected company is disabled");
 	return ms;
 }
@@ -45,7 +46,10 @@ export async function membershipsOf(m: AuthModels, userId: string, remembered?: 
 	const known = memory?.memberships.get(userId, stamp);
 	if (known) return known;
 	const ms = await m.memberships.find({ user_id: userId, status: "active" }).sort({ created_at: 1, _id: 1 }).lean();
-	const names = await tenantNames(m, ms.map((x) => x.tenant_id));
+	const names = await tenantNames(
+		m,
+		ms.map((x) => x.tenant_id),
+	);
 	const list = ms.map((x) => ({ tenantId: x.tenant_id, tenantName: names.get(x.tenant_id) ?? null }));
 	memory?.memberships.set(userId, stamp, list);
 	return list;
@@ -106,7 +110,13 @@ async function userForEmail(m: AuthModels, email: string) {
 export async function createTenant(m: AuthModels, memory: AuthMemory, name: string, ownerEmail: string) {
 	const user = await userForEmail(m, normalizeEmail(ownerEmail));
 	const tenant = await m.tenants.create({ name, created_at: new Date() });
-	const membership = await m.memberships.create({ tenant_id: tenant._id, user_id: user._id, role: "owner", status: "active", created_at: new Date() });
+	const membership = await m.memberships.create({
+		tenant_id: tenant._id,
+		user_id: user._id,
+		role: "owner",
+		status: "active",
+		created_at: new Date(),
+	});
 	await memory.changed("grant");
 	return { tenantId: tenant._id, userId: user._id, membershipId: membership._id };
 }

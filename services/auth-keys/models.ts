@@ -7,7 +7,10 @@ import { PLACE_INDEX } from "./places.ts";
 
 const id = { type: String, default: () => randomUUID() };
 
-const TenantSchema = new Schema({ _id: id, name: { type: String, required: true }, created_at: { type: Date, required: true } }, { versionKey: false });
+const TenantSchema = new Schema(
+	{ _id: id, name: { type: String, required: true }, created_at: { type: Date, required: true } },
+	{ versionKey: false },
+);
 
 const UserSchema = new Schema(
 	{

@@ -49,7 +49,9 @@ export async function createWithinCap<T>(p: Places, create: (place: string) => P
 		const now = Date.now();
 		const docs = (await p.model.find({ [p.ownerField]: p.owner, ...p.live }, { place: 1, expires_at: 1 }).lean()) as Holder[];
 		const expired = (d: Holder) => !!d.expires_at && d.expires_at.getTime() <= now;
-		await Promise.all(docs.filter((d) => expired(d) && d.place).map((d) => p.model.updateOne({ _id: d._id, place: d.place }, GIVE_BACK_PLACE)));
+		await Promise.all(
+			docs.filter((d) => expired(d) && d.place).map((d) => p.model.updateOne({ _id: d._id, place: d.place }, GIVE_BACK_PLACE)),
+		);
 		const live = docs.filter((d) => !expired(d));
 		if (live.length >= p.cap) return null;
 		const taken = new Set(live.map((d) => d.place));

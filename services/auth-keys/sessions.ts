@@ -14,7 +14,6 @@ import type { AuthMemory } from "./auth-memory.ts";
 
 // Browser sessions: an opaque id in an HttpOnly cookie, only its hash stored.
 
-
 /** The user an identity signs in as: bound by (issuer, subject), first bound through the email. */
 async function userForIdentity(m: AuthModels, id: Identity) {
 	const identity = `${id.issuer}|${id.subject}`;
@@ -27,7 +26,13 @@ async function userForIdentity(m: AuthModels, id: Identity) {
 		throw new ApiError("identity_conflict", "This email address is already bound to another identity");
 	}
 	if (byEmail) {
-		const updated = await m.users.findOneAndUpdate({ _id: byEmail._id, identity: byEmail.identity }, { $set: { issuer: id.issuer, subject: id.subject, identity } }, { new: true }).lean();
+		const updated = await m.users
+			.findOneAndUpdate(
+				{ _id: byEmail._id, identity: byEmail.identity },
+				{ $set: { issuer: id.issuer, subject: id.subject, identity } },
+				{ new: true },
+			)
+			.lean();
 		if (updated) return updated;
 		return userForIdentity(m, id); // raced with another sign-in: read what it bound
 	}
@@ -54,8 +59,17 @@ export async function signIn(m: AuthModels, identity: Identity, selectTenant?: s
 	const token = randomBytes(32).toString("base64url");
 	const cap = c.SESSIONS_PER_ACCOUNT;
 	const expires_at = new Date(now.getTime() + ttlMs);
-	const created = await createWithinCap({ model: m.sessions, owner: user._id, ownerField: "user_id", cap, live: { ended_at: null } }, (place) =>
-		m.sessions.create({ token_hash: sha256(token), user_id: user._id, tenant_id: membership.tenant_id, created_at: now, expires_at, place }),
+	const created = await createWithinCap(
+		{ model: m.sessions, owner: user._id, ownerField: "user_id", cap, live: { ended_at: null } },
+		(place) =>
+			m.sessions.create({
+				token_hash: sha256(token),
+				user_id: user._id,
+				tenant_id: membership.tenant_id,
+				created_at: now,
+				expires_at,
+				place,
+			}),
 	);
 	if (!created) {
 		const message = `This account already has ${cap} live sessions, the most allowed; sign out of one (DELETE /api/v1/session) or let one expire`;

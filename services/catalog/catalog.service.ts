@@ -3,7 +3,14 @@ import type { ActionSchema, ServiceSchema, ServiceSettingSchema } from "molecule
 import { internalAction, operationAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import { config } from "../../shared/config.ts";
-import type { CreatePartnerBody, CreateProductBody, ProductListQuery, UpdatePartnerBody, UpdateProductBody, UpdateProfileBody } from "../../shared/contract/catalog.ts";
+import type {
+	CreatePartnerBody,
+	CreateProductBody,
+	ProductListQuery,
+	UpdatePartnerBody,
+	UpdateProductBody,
+	UpdateProfileBody,
+} from "../../shared/contract/catalog.ts";
 import * as ops from "../../shared/contract/catalog-operations.ts";
 import { RawImportParams } from "../../shared/contract/internal/catalog-actions.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
@@ -25,7 +32,6 @@ interface State extends Record<string, any>, Catalog {
 }
 
 type Id = { id: string };
-
 
 export const CatalogService: ServiceSchema<ServiceSettingSchema, Record<string, any>, State> = {
 	name: "catalog",

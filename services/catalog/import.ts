@@ -1,6 +1,13 @@
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
-import { IMPORT_MAX_ROWS, ImportCsvText, ImportProductsBody, ProductImportRow, type ImportResult, type ImportRowResult } from "../../shared/contract/catalog.ts";
+import {
+	IMPORT_MAX_ROWS,
+	ImportCsvText,
+	ImportProductsBody,
+	ProductImportRow,
+	type ImportResult,
+	type ImportRowResult,
+} from "../../shared/contract/catalog.ts";
 import type { ImportLine } from "../../shared/contract/internal/catalog-actions.ts";
 import { unsafeTextIssues } from "../../shared/contract/safe-text.ts";
 import { ApiError, validationFailed, type Issue } from "../../shared/errors.ts";
@@ -25,8 +32,10 @@ const rowCountError = (rows: number) =>
 /** The rows of an import body: a JSON array as it is, CSV text parsed; or why the body is unusable. */
 export function importLines(body: unknown): ImportLine[] {
 	if (typeof body === "string") return csvLines(parseOrThrow(z.object({ body: ImportCsvText }), { body }).body);
-	if (Array.isArray(body)) return parseOrThrow(z.object({ body: ImportProductsBody }), { body }).body.map((row, i) => ({ line: i + 1, row, issues: [] }));
-	if (body === undefined) throw validationFailed([{ path: "body", code: "invalid_type", message: "Send the rows as a JSON array or as CSV" }]);
+	if (Array.isArray(body))
+		return parseOrThrow(z.object({ body: ImportProductsBody }), { body }).body.map((row, i) => ({ line: i + 1, row, issues: [] }));
+	if (body === undefined)
+		throw validationFailed([{ path: "body", code: "invalid_type", message: "Send the rows as a JSON array or as CSV" }]);
 	throw invalidImport("A JSON import must be an array of product rows");
 }
 
@@ -79,19 +88,26 @@ function csvLines(text: string): ImportLine[] {
 /** Cells to a row: empty cells are absent, commodity_codes split on `;`, specs parsed as JSON. */
 function csvRow(columns: string[], cells: string[]): Omit<ImportLine, "line"> {
 	if (cells.length !== columns.length) {
-		return { row: {}, issues: [{ path: "", code: "column_count", message: `Expected ${columns.length} cells as in the header, got ${cells.length}` }] };
+		return {
+			row: {},
+			issues: [{ path: "", code: "column_count", message: `Expected ${columns.length} cells as in the header, got ${cells.length}` }],
+		};
 	}
 	const row: Record<string, unknown> = {};
 	const issues: Issue[] = [];
 	columns.forEach((col, i) => {
 		const cell = cells[i]!;
 		if (cell.trim() === "") return;
-		if (col === "commodity_codes") row[col] = cell.split(";").map((c) => c.trim()).filter(Boolean);
+		if (col === "commodity_codes")
+			row[col] = cell
+				.split(";")
+				.map((c) => c.trim())
+				.filter(Boolean);
 		else if (col === "specs") {
 			try {
 				row[col] = JSON.parse(cell);
 			} catch {
-				issues.push({ path: "specs", code: "invalid_json", message: "specs must be a JSON object, e.g. {\"Voltage\": \"230 V\"}" });
+				issues.push({ path: "specs", code: "invalid_json", message: 'specs must be a JSON object, e.g. {"Voltage": "230 V"}' });
 			}
 		} else row[col] = cell;
 	});
@@ -114,10 +130,29 @@ export async function importRows(cat: Catalog, tenantId: string, lines: ImportLi
 		if (!parsed.success || result.issues.length) continue;
 		const { partner: name, ...r } = parsed.data;
 		const partner = partners.get(partnerKey(name));
-		if (!partner) result.issues.push({ path: "partner", code: "unknown_partner", message: `No manufacturer partner named "${name}": add it with POST /products/partners first` });
-		else if (!partner.authorized) result.issues.push({ path: "partner", code: "partner_not_authorized", message: `The company is not an authorized reseller of ${partner.name}` });
+		if (!partner)
+			result.issues.push({
+				path: "partner",
+				code: "unknown_partner",
+				message: `No manufacturer partner named "${name}": add it with POST /products/partners first`,
+			});
+		else if (!partner.authorized)
+			result.issues.push({
+				path: "partner",
+				code: "partner_not_authorized",
+				message: `The company is not an authorized reseller of ${partner.name}`,
+			});
 		else {
-			const fields: ProductFields = { model: null, description: null, commodity_codes: [], specs: {}, rep_status: "carried", status: "active", source_url: null, ...r };
+			const fields: ProductFields = {
+				model: null,
+				description: null,
+				commodity_codes: [],
+				specs: {},
+				rep_status: "carried",
+				status: "active",
+				source_url: null,
+				...r,
+			};
 			valid.push({ result, doc: newProductDoc(tenantId, partner, fields, "import", now) });
 		}
 	}
@@ -127,7 +162,11 @@ export async function importRows(cat: Catalog, tenantId: string, lines: ImportLi
 
 const INSERT_BATCH = 500;
 
-const notStored = (): Issue => ({ path: "", code: "not_stored", message: "The store did not save this row (nothing of it was written); import it again" });
+const notStored = (): Issue => ({
+	path: "",
+	code: "not_stored",
+	message: "The store did not save this row (nothing of it was written); import it again",
+});
 
 /**
  * Unordered bulk inserts: each document on its own, a duplicate (11000) refusing only its row.
@@ -140,7 +179,10 @@ async function insertRows(cat: Catalog, rows: Array<{ result: ImportRowResult; d
 	const created: ProductDoc[] = [];
 	for (let i = 0; i < rows.length; i += INSERT_BATCH) {
 		const batch = rows.slice(i, i + INSERT_BATCH);
-		const failed = await insertBatch(cat, batch.map((r) => r.doc));
+		const failed = await insertBatch(
+			cat,
+			batch.map((r) => r.doc),
+		);
 		const stored = [...failed.values()].some((code) => code !== 11000) ? await storedIds(cat, batch[0]!.doc) : null;
 		batch.forEach((r, j) => {
 			if (stored ? stored.has(r.doc._id) : !failed.has(j)) {

@@ -9,7 +9,6 @@ import { partnersByIds } from "./partners.ts";
 /** Bounds of the specs subset indexing sees. */
 export const SPECS_VIEW = { maxAttributes: 20, maxKeyLength: 100, maxValueLength: 100 } as const;
 
-
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Control characters and runs of whitespace become one space; cut at `max` code points. */
@@ -22,7 +21,8 @@ function clip(s: string, max: number): string {
 function scalarText(v: unknown): string | undefined {
 	if (typeof v === "string") return v;
 	if (typeof v === "number" || typeof v === "boolean") return String(v);
-	if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string" || typeof x === "number" || typeof x === "boolean")) return v.map(String).join(", ");
+	if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string" || typeof x === "number" || typeof x === "boolean"))
+		return v.map(String).join(", ");
 	return undefined;
 }
 
@@ -59,7 +59,11 @@ async function viewsOf(m: CatalogModels, docs: ProductDoc[]): Promise<ProductInd
 	for (const d of docs) byTenant.set(d.tenant_id, [...(byTenant.get(d.tenant_id) ?? []), d]);
 	const views: ProductIndexView[] = [];
 	for (const [tenant, products] of byTenant) {
-		const partners = await partnersByIds(m, tenant, products.map((p) => p.oem_partner_id));
+		const partners = await partnersByIds(
+			m,
+			tenant,
+			products.map((p) => p.oem_partner_id),
+		);
 		for (const p of products) {
 			const partner = partners.get(p.oem_partner_id);
 			const authorized = partner?.authorized ?? false;
@@ -95,6 +99,10 @@ export async function indexView(m: CatalogModels, productId: string, tenantId?: 
  * the read stops at `limit` however long the backlog.
  */
 export async function pendingIndexViews(m: CatalogModels, tenantId: string, limit: number): Promise<ProductIndexView[]> {
-	const docs = await m.products.find({ tenant_id: tenantId, "index.pending": true }).sort({ "index.requested_at": 1 }).limit(limit).lean<ProductDoc[]>();
+	const docs = await m.products
+		.find({ tenant_id: tenantId, "index.pending": true })
+		.sort({ "index.requested_at": 1 })
+		.limit(limit)
+		.lean<ProductDoc[]>();
 	return viewsOf(m, docs);
 }

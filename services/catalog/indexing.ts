@@ -57,13 +57,19 @@ export async function fanOut(cat: Catalog, partner: Pick<PartnerDoc, "_id" | "te
 	await cat.m.products.updateMany({ ...mine, "index.requested": { $lt: version } }, { $set: set });
 	const docs = await cat.m.products.find({ ...mine, "index.requested": version }, { tenant_id: 1, index: 1 }).lean();
 	await sendAll(cat.outbox, docs);
-	await cat.m.partners.updateOne({ _id: partner._id, "fanout.requested": token }, { $set: { "fanout.pending": false, "fanout.done": token } });
+	await cat.m.partners.updateOne(
+		{ _id: partner._id, "fanout.requested": token },
+		{ $set: { "fanout.pending": false, "fanout.done": token } },
+	);
 }
 
 /** Finishes interrupted partner fanouts, then re-sends product requests still pending after `graceMs`. */
 export async function reconcile(cat: Catalog, graceMs = RECONCILE_GRACE_MS): Promise<{ fanouts: number; sent: number }> {
 	const stale = new Date(Date.now() - graceMs);
-	const partners = await cat.m.partners.find({ "fanout.pending": true, "fanout.requested_at": { $lt: stale } }).limit(100).lean();
+	const partners = await cat.m.partners
+		.find({ "fanout.pending": true, "fanout.requested_at": { $lt: stale } })
+		.limit(100)
+		.lean();
 	for (const p of partners) await fanOut(cat, p);
 	return { fanouts: partners.length, sent: await cat.outbox.reconcile(graceMs) };
 }

@@ -66,7 +66,10 @@ ProductSchema.index({ tenant_id: 1, oem_partner_id: 1, created_at: -1, _id: -1 }
 ProductSchema.index({ "index.pending": 1, "index.requested_at": 1 });
 ProductSchema.index({ tenant_id: 1, "index.pending": 1, "index.requested_at": 1 });
 
-const CertificationSchema = new Schema({ name: { type: String, required: true }, number: { type: String, default: null }, expires_at: { type: Date, default: null } }, { _id: false });
+const CertificationSchema = new Schema(
+	{ name: { type: String, required: true }, number: { type: String, default: null }, expires_at: { type: Date, default: null } },
+	{ _id: false },
+);
 
 const ProfileSchema = new Schema(
 	{

@@ -13,4 +13,3 @@ export const productKey = (tenantId: string, partnerId: string, name: string, mo
 
 /** What `q` searches: name, model, description and the partner's name. */
 export const searchText = (parts: Array<string | null>): string => fold(parts.filter((p): p is string => !!p).join("\n"));
-

@@ -51,7 +51,10 @@ async function withCounts(m: CatalogModels, p: PartnerDoc): Promise<Partner> {
 
 /** Ordered by name (case-insensitively), then id. */
 export async function listPartners(m: CatalogModels, tenantId: string): Promise<Partner[]> {
-	const [partners, counts] = await Promise.all([m.partners.find({ tenant_id: tenantId }).sort({ name_key: 1, _id: 1 }).lean<PartnerDoc[]>(), productCounts(m, tenantId)]);
+	const [partners, counts] = await Promise.all([
+		m.partners.find({ tenant_id: tenantId }).sort({ name_key: 1, _id: 1 }).lean<PartnerDoc[]>(),
+		productCounts(m, tenantId),
+	]);
 	return partners.map((p) => toPartner(p, counts.get(p._id)));
 }
 
@@ -75,7 +78,8 @@ export async function ownPartner(m: CatalogModels, tenantId: string, id: string)
 export async function authorizedPartner(m: CatalogModels, tenantId: string, id: string, path = "body.oem_partner_id"): Promise<PartnerDoc> {
 	const p = await ownPartner(m, tenantId, id);
 	if (!p) throw validationFailed([{ path, code: "unknown_partner", message: "Not one of the company's manufacturer partners" }]);
-	if (!p.authorized) throw new ApiError("partner_not_authorized", `The company is not an authorized reseller of ${p.name}: authorize the partner first`);
+	if (!p.authorized)
+		throw new ApiError("partner_not_authorized", `The company is not an authorized reseller of ${p.name}: authorize the partner first`);
 	return p;
 }
 
@@ -83,9 +87,15 @@ export async function authorizedPartner(m: CatalogModels, tenantId: string, id: 
  * Applies `set`. When it flips `authorized`, that same write records the fanout request
  * (so a crash cannot separate them) and the fanout runs before the answer.
  */
-async function writePartner(cat: Catalog, filter: FilterQuery<PartnerDoc>, set: Partial<Pick<PartnerDoc, "authorized" | "relationship" | "source_url">>): Promise<PartnerDoc | null> {
+async function writePartner(
+	cat: Catalog,
+	filter: FilterQuery<PartnerDoc>,
+	set: Partial<Pick<PartnerDoc, "authorized" | "relationship" | "source_url">>,
+): Promise<PartnerDoc | null> {
 	if (set.authorized !== undefined) {
-		const flipped = await cat.m.partners.findOneAndUpdate({ ...filter, authorized: !set.authorized }, { $set: { ...set, fanout: newRequest() } }, { new: true }).lean<PartnerDoc>();
+		const flipped = await cat.m.partners
+			.findOneAndUpdate({ ...filter, authorized: !set.authorized }, { $set: { ...set, fanout: newRequest() } }, { new: true })
+			.lean<PartnerDoc>();
 		if (flipped) {
 			await fanOut(cat, flipped);
 			return flipped;

@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { FilterQuery } from "mongoose";
-import type { CreateProductBody, Product, ProductList, ProductListQuery, ProductStatus, RepStatus, UpdateProductBody } from "../../shared/contract/catalog.ts";
+import type {
+	CreateProductBody,
+	Product,
+	ProductList,
+	ProductListQuery,
+	ProductStatus,
+	RepStatus,
+	UpdateProductBody,
+} from "../../shared/contract/catalog.ts";
 import { iso } from "../../shared/contract/common.ts";
 import { decodeCursor, encodeCursor, listingKey } from "../../shared/cursor.ts";
 import { ApiError, notFound, validationFailed } from "../../shared/errors.ts";
@@ -42,8 +50,23 @@ function stored(tenantId: string, partner: PartnerDoc, f: ProductFields) {
 	};
 }
 
-export function newProductDoc(tenantId: string, partner: PartnerDoc, f: ProductFields, source: "api" | "import", now = new Date()): ProductDoc {
-	return { _id: randomUUID(), tenant_id: tenantId, ...stored(tenantId, partner, f), source, created_at: now, updated_at: now, rev: newVersion(), index: newRequest() } as ProductDoc;
+export function newProductDoc(
+	tenantId: string,
+	partner: PartnerDoc,
+	f: ProductFields,
+	source: "api" | "import",
+	now = new Date(),
+): ProductDoc {
+	return {
+		_id: randomUUID(),
+		tenant_id: tenantId,
+		...stored(tenantId, partner, f),
+		source,
+		created_at: now,
+		updated_at: now,
+		rev: newVersion(),
+		index: newRequest(),
+	} as ProductDoc;
 }
 
 function fieldsOf(d: ProductDoc): ProductFields {
@@ -76,7 +99,10 @@ const holder = (m: CatalogModels, uniqueKey: string, except?: string) =>
 	m.products.findOne({ unique_key: uniqueKey, ...(except ? { _id: { $ne: except } } : {}) }, { _id: 1 }).lean<{ _id: string }>();
 
 const alreadyExists = (existingId?: string) =>
-	new ApiError("already_exists", `A product with this partner, name and model already exists${existingId ? ` (${existingId})` : ""}; it was not changed`);
+	new ApiError(
+		"already_exists",
+		`A product with this partner, name and model already exists${existingId ? ` (${existingId})` : ""}; it was not changed`,
+	);
 
 async function findOwned(m: CatalogModels, tenantId: string, id: string): Promise<ProductDoc> {
 	const d = await m.products.findOne({ _id: id, tenant_id: tenantId }).lean<ProductDoc>();
@@ -114,17 +140,23 @@ export async function updateProduct(cat: Catalog, tenantId: string, id: string, 
 	for (let attempt = 1; ; attempt++) {
 		const cur = await findOwned(cat.m, tenantId, id);
 		const moved = body.oem_partner_id !== undefined && body.oem_partner_id !== cur.oem_partner_id;
-		const partner = moved ? await authorizedPartner(cat.m, tenantId, body.oem_partner_id!) : await ownPartner(cat.m, tenantId, cur.oem_partner_id);
+		const partner = moved
+			? await authorizedPartner(cat.m, tenantId, body.oem_partner_id!)
+			: await ownPartner(cat.m, tenantId, cur.oem_partner_id);
 		if (!partner) throw new Error(`product ${id} names a partner that does not exist`);
 		const { oem_partner_id: _, ...patch } = body;
 		const next = stored(tenantId, partner, { ...fieldsOf(cur), ...patch });
-		const changed = (Object.keys(next) as Array<keyof typeof next>).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(cur[k] ?? null));
+		const changed = (Object.keys(next) as Array<keyof typeof next>).filter(
+			(k) => JSON.stringify(next[k]) !== JSON.stringify(cur[k] ?? null),
+		);
 		if (changed.length === 0) return toProduct(cur, partner.name);
 		const relevant = changed.some((k) => (RELEVANT as readonly string[]).includes(k));
 		const $set = { ...next, updated_at: new Date(), rev: newVersion(), ...(relevant ? requestWork() : {}) };
 		let doc: ProductDoc | null;
 		try {
-			doc = await cat.m.products.findOneAndUpdate({ _id: id, tenant_id: tenantId, rev: cur.rev }, { $set }, { new: true }).lean<ProductDoc>();
+			doc = await cat.m.products
+				.findOneAndUpdate({ _id: id, tenant_id: tenantId, rev: cur.rev }, { $set }, { new: true })
+				.lean<ProductDoc>();
 		} catch (e) {
 			// The unique index refused the new key: name the product that holds it.
 			if (isDuplicateKeyError(e)) throw alreadyExists((await holder(cat.m, next.unique_key, id))?._id);
@@ -162,7 +194,11 @@ export async function listProducts(m: CatalogModels, tenantId: string, q: Produc
 		.limit(q.limit + 1)
 		.lean<ProductDoc[]>();
 	const page = docs.slice(0, q.limit);
-	const partners = await partnersByIds(m, tenantId, page.map((d) => d.oem_partner_id));
+	const partners = await partnersByIds(
+		m,
+		tenantId,
+		page.map((d) => d.oem_partner_id),
+	);
 	const last = page[page.length - 1];
 	return {
 		items: page.map((d) => toProduct(d, partners.get(d.oem_partner_id)?.name ?? "")),

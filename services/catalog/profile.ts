@@ -28,7 +28,12 @@ export async function getProfile(m: CatalogModels, tenantId: string): Promise<Co
 export async function updateProfile(m: CatalogModels, tenantId: string, body: UpdateProfileBody): Promise<CompanyProfile> {
 	const { certifications, ...rest } = body;
 	const set: Record<string, unknown> = { ...rest, updated_at: new Date() };
-	if (certifications) set.certifications = certifications.map((c) => ({ name: c.name, number: c.number ?? null, expires_at: c.expires_at ? new Date(c.expires_at) : null }));
+	if (certifications)
+		set.certifications = certifications.map((c) => ({
+			name: c.name,
+			number: c.number ?? null,
+			expires_at: c.expires_at ? new Date(c.expires_at) : null,
+		}));
 	const write = () => m.profiles.updateOne({ _id: tenantId }, { $set: set }, { upsert: true });
 	// Two first saves at once: one inserts, the other's upsert collides and simply updates.
 	await write().catch((e) => (isDuplicateKeyError(e) ? write() : Promise.reject(e)));

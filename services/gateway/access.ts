@@ -6,7 +6,8 @@ import { ApiError } from "../../shared/errors.ts";
 export function checkAccess(access: Access, auth: AuthContext): void {
 	if (access === "public" || access === "id_token" || access === "credential") return;
 	if (access === "session") {
-		if (auth.kind !== "session") throw new ApiError("forbidden", "This operation needs a signed-in browser session; an API key can never do it");
+		if (auth.kind !== "session")
+			throw new ApiError("forbidden", "This operation needs a signed-in browser session; an API key can never do it");
 		return;
 	}
 	// A browser session holds every scope within its tenant.

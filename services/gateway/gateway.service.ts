@@ -20,16 +20,25 @@ import { buildOpenApi } from "./openapi.ts";
 import { RateLimits } from "./rate-limit.ts";
 import { API_PREFIX, API_ROUTES, UPLOAD_ROUTES } from "./routes.ts";
 
-type Req = IncomingMessage & { $ctx?: Context<unknown, RequestMeta>; $params?: any; $rateHeaders?: Record<string, string>; $requestId?: string; body?: unknown };
+type Req = IncomingMessage & {
+	$ctx?: Context<unknown, RequestMeta>;
+	$params?: any;
+	$rateHeaders?: Record<string, string>;
+	$requestId?: string;
+	body?: unknown;
+};
 type Res = ServerResponse;
 
 // A client's X-Request-Id is kept when it is short and plain; otherwise we mint one.
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,64}$/;
-const requestIdFor = (given: string | string[] | undefined) => (typeof given === "string" && REQUEST_ID_RE.test(given) ? given : randomUUID());
+const requestIdFor = (given: string | string[] | undefined) =>
+	typeof given === "string" && REQUEST_ID_RE.test(given) ? given : randomUUID();
 const requestIdOf = (req: Req) => req.$requestId ?? (req.$ctx?.requestID as string | undefined) ?? randomUUID();
 
 /** The services the API routes to: the gateway is ready only while each has a live instance. */
-const ROUTED_SERVICES = [...new Set(Object.values(API_ROUTES).map((action) => action.split(".")[0]!))].filter((s) => s !== "gateway").sort();
+const ROUTED_SERVICES = [...new Set(Object.values(API_ROUTES).map((action) => action.split(".")[0]!))]
+	.filter((s) => s !== "gateway")
+	.sort();
 const gatewayMethods = (ApiGateway as unknown as { methods: Record<"httpHandler" | "resolveAlias", (...args: any[]) => any> }).methods;
 
 type RequestContext = Context<unknown, RequestMeta & Record<string, unknown>>;
@@ -114,7 +123,9 @@ export const GatewayService: ServiceSchema<any, Record<string, any>, Record<stri
 		logResponse: "debug",
 		routes: [
 			apiRoute("api", without(API_ROUTES, UPLOAD_ROUTES), config().BODY_LIMIT, ["application/json"]),
-			...Object.entries(UPLOAD_ROUTES).map(([route, u]) => apiRoute(`upload ${route}`, { [route]: API_ROUTES[route]! }, u.limit, u.mediaTypes)),
+			...Object.entries(UPLOAD_ROUTES).map(([route, u]) =>
+				apiRoute(`upload ${route}`, { [route]: API_ROUTES[route]! }, u.limit, u.mediaTypes),
+			),
 			{
 				name: "health",
 				path: "/",
@@ -142,7 +153,10 @@ export const GatewayService: ServiceSchema<any, Record<string, any>, Record<stri
 			async handler(this: Gateway) {
 				const readiness = await checkReadiness(this.broker);
 				if (!readiness.ready) {
-					throw new ApiError("internal", "Not ready: a service this gateway depends on is unavailable", { status: 503, headers: { "Retry-After": "5" } });
+					throw new ApiError("internal", "Not ready: a service this gateway depends on is unavailable", {
+						status: 503,
+						headers: { "Retry-After": "5" },
+					});
 				}
 				return { status: "ready" };
 			},

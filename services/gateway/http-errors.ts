@@ -23,7 +23,10 @@ export function normalizeHttpError(err: any, bodyLimit: string): unknown {
 	// refuses one over its max_payload before anything is sent (deploy/nats/nats.conf raises it
 	// above the 8 MB an import may be).
 	if (err?.code === "MAX_PAYLOAD_EXCEEDED") {
-		return new ApiError("file_too_large", "The request body is larger than this deployment's message bus takes (NATS max_payload, see deploy/nats/nats.conf)");
+		return new ApiError(
+			"file_too_large",
+			"The request body is larger than this deployment's message bus takes (NATS max_payload, see deploy/nats/nats.conf)",
+		);
 	}
 	if (err?.name === "NotFoundError" && err?.code === 404) return new ApiError("not_found", "No such route");
 	if (err?.name === "ServiceUnavailableError") return Object.assign(new Error("unavailable"), { name: "ServiceNotAvailableError" });
@@ -54,7 +57,10 @@ export function undecodablePathParam(aliases: AliasPattern[], url: string, metho
 	for (const alias of aliases) {
 		const m = alias.isMethod(method) ? alias.re.exec(url) : null;
 		const i = m ? alias.keys.findIndex((_, k) => m[k + 1] !== undefined && !decodes(m[k + 1]!)) : -1;
-		if (i >= 0) return validationFailed([{ path: String(alias.keys[i]!.name), code: "invalid_encoding", message: "Not valid percent-encoded UTF-8" }]);
+		if (i >= 0)
+			return validationFailed([
+				{ path: String(alias.keys[i]!.name), code: "invalid_encoding", message: "Not valid percent-encoded UTF-8" },
+			]);
 	}
 	return validationFailed([{ path: "", code: "invalid_encoding", message: "The path is not valid percent-encoded UTF-8" }]);
 }
@@ -64,7 +70,14 @@ export interface ErrorLogger {
 	warn(...args: unknown[]): void;
 }
 
-export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, requestId: string, bodyLimit: string, logger: ErrorLogger): void {
+export function sendError(
+	req: IncomingMessage,
+	res: ServerResponse,
+	err: unknown,
+	requestId: string,
+	bodyLimit: string,
+	logger: ErrorLogger,
+): void {
 	const f = reformatError(normalizeHttpError(err, bodyLimit), requestId);
 	if (f.internal) logger.error({ err, requestId, url: req.url, method: req.method }, "request failed");
 	if (res.headersSent) {

@@ -83,7 +83,8 @@ function errorCodes(op: Operation): ErrorCode[] {
 	if (op.body && op.operationId !== "createApiKey") codes.add("unsupported_type").add("file_too_large");
 	if (op.pathParams) codes.add("not_found");
 	if (op.access === "session") codes.add("forbidden");
-	if (op.access !== "public" && op.access !== "id_token" && op.access !== "credential" && op.access !== "session") codes.add("insufficient_scope");
+	if (op.access !== "public" && op.access !== "id_token" && op.access !== "credential" && op.access !== "session")
+		codes.add("insufficient_scope");
 	return [...codes];
 }
 
@@ -140,7 +141,12 @@ function responses(op: Operation): Json {
 		r[String(st)] = {
 			description: `Error: ${codes.join(", ")}`,
 			headers: st === 429 ? { ...headers, "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : headers,
-			content: { "application/json": { schema: { $ref: ref("Error") }, examples: Object.fromEntries(codes.map((c) => [c, { value: { error: c, message: "…", requestId: "…" } }])) } },
+			content: {
+				"application/json": {
+					schema: { $ref: ref("Error") },
+					examples: Object.fromEntries(codes.map((c) => [c, { value: { error: c, message: "…", requestId: "…" } }])),
+				},
+			},
 		};
 	}
 	return r;
@@ -166,7 +172,8 @@ export function buildOpenApi(routes: Record<string, string>): Json {
 		if (op.body) {
 			const content: Json = { "application/json": { schema: jsonSchema(op.body, "input") } };
 			for (const type of UPLOAD_ROUTES[route]?.mediaTypes ?? []) {
-				if (type === "text/csv") content[type] = { schema: { type: "string", description: "CSV text with a header line naming the columns" } };
+				if (type === "text/csv")
+					content[type] = { schema: { type: "string", description: "CSV text with a header line naming the columns" } };
 			}
 			operation.requestBody = { required: op.bodyRequired !== false, content };
 			if (UPLOAD_ROUTES[route]) operation["x-body-limit"] = UPLOAD_ROUTES[route].limit;
@@ -175,7 +182,10 @@ export function buildOpenApi(routes: Record<string, string>): Json {
 		paths[`${API_PREFIX}${path}`] ??= {};
 		paths[`${API_PREFIX}${path}`][method.toLowerCase()] = operation;
 	}
-	const tags = [...new Set([...operationByAction.values()].map((o) => o.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+	const tags = [...new Set([...operationByAction.values()].map((o) => o.tag))].map((name) => ({
+		name,
+		description: TAG_DESCRIPTIONS[name] ?? name,
+	}));
 	return {
 		openapi: "3.1.0",
 		info: {
@@ -191,11 +201,28 @@ export function buildOpenApi(routes: Record<string, string>): Json {
 		paths,
 		components: {
 			schemas: usedComponents(paths, components()),
-			headers: { "X-Request-Id": { description: "Identifies the request in logs; echoed from the request when given", schema: { type: "string" } } },
+			headers: {
+				"X-Request-Id": { description: "Identifies the request in logs; echoed from the request when given", schema: { type: "string" } },
+			},
 			securitySchemes: {
-				apiKey: { type: "http", scheme: "bearer", description: "An API key: `oms_live_` followed by 43 base64url characters. Its scopes limit what it can do." },
-				session: { type: "apiKey", in: "cookie", name: config().SESSION_COOKIE, description: "A browser session from POST /api/v1/session; holds every scope in its company. Mutations need an allowed Origin header." },
-				oidcIdToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "An OpenID Connect ID token from the portal's identity provider (only for POST /api/v1/session)." },
+				apiKey: {
+					type: "http",
+					scheme: "bearer",
+					description: "An API key: `oms_live_` followed by 43 base64url characters. Its scopes limit what it can do.",
+				},
+				session: {
+					type: "apiKey",
+					in: "cookie",
+					name: config().SESSION_COOKIE,
+					description:
+						"A browser session from POST /api/v1/session; holds every scope in its company. Mutations need an allowed Origin header.",
+				},
+				oidcIdToken: {
+					type: "http",
+					scheme: "bearer",
+					bearerFormat: "JWT",
+					description: "An OpenID Connect ID token from the portal's identity provider (only for POST /api/v1/session).",
+				},
 			},
 		},
 	};

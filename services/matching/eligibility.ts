@@ -6,7 +6,8 @@ import type { Signals } from "../../shared/contract/opportunities.ts";
 // OEM authorization proof. Product compliance regimes (TAA, Section 508, ENERGY STAR...) are
 // properties of what is offered, not of the company, so they do not decide eligibility.
 
-const PRODUCT_REGIMES = /^(taa|trade agreements act|section 508|energy star|epeat|buy american|baa|ndaa|fips|ul|etl|ce|fcc|rohs|reach|niosh|fda|nist|common criteria|tempest|jitc|dod uc apl|ipv6|wcag)/i;
+const PRODUCT_REGIMES =
+	/^(taa|trade agreements act|section 508|energy star|epeat|buy american|baa|ndaa|fips|ul|etl|ce|fcc|rohs|reach|niosh|fda|nist|common criteria|tempest|jitc|dod uc apl|ipv6|wcag)/i;
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "");
 
@@ -56,7 +57,8 @@ export function judgeEligibility(
 			reasons.push("set aside for a kind of business the profile cannot show");
 			break;
 		case "restricted":
-			if (!openCall) reasons.push("restricted competition (sole source, direct award, brand name only, incumbent or a framework's members)");
+			if (!openCall)
+				reasons.push("restricted competition (sole source, direct award, brand name only, incumbent or a framework's members)");
 			break;
 	}
 	const barred = reasons.length > 0;
@@ -64,7 +66,8 @@ export function judgeEligibility(
 		if (PRODUCT_REGIMES.test(cert)) continue;
 		if (!profile || !holds(profile, cert, now)) reasons.push(`requires ${cert}, which the profile does not hold (or it has expired)`);
 	}
-	if (signals.requires_oem_documentation && !hasAuthorizedProduct) reasons.push("requires proof of OEM authorization; no authorized partner's product matched");
+	if (signals.requires_oem_documentation && !hasAuthorizedProduct)
+		reasons.push("requires proof of OEM authorization; no authorized partner's product matched");
 	const eligible = reasons.length === 0;
 	// Worth knowing, not a bar: the company must ask to take part before it can bid.
 	if (openCall) reasons.push("restricted procedure with a published call for competition: ask to take part before the deadline");

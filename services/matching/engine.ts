@@ -37,7 +37,6 @@ const BACKLOG_BATCH = 100;
 /** Backlog views read per job: enough for a full batch while another worker holds the first ones. */
 const BACKLOG_READ = 3 * BACKLOG_BATCH;
 
-
 export class MatchingEngine {
 	/** One product index per company: a notice is matched company by company, as workers shard them. */
 	private products = new Map<string, ProductIndex>();
@@ -83,7 +82,11 @@ export class MatchingEngine {
 	 * after this one read a larger): ids and seqs first, then only the documents not yet taken
 	 * in at that seq, so a batch that shares one seq is not read again on every sync.
 	 */
-	private async changedSince<T extends { _id: string; seq: number }>(model: Model<T>, seq: number, seen: ReadonlyMap<string, number>): Promise<T[]> {
+	private async changedSince<T extends { _id: string; seq: number }>(
+		model: Model<T>,
+		seq: number,
+		seen: ReadonlyMap<string, number>,
+	): Promise<T[]> {
 		if (seq === 0) return model.find().sort({ seq: 1 }).lean<T[]>(); // the first sync takes everything
 		const recent = await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean<T[]>();
 		const fresh = recent.filter((d) => seen.get(d._id) !== d.seq).map((d) => d._id);
@@ -98,7 +101,12 @@ export class MatchingEngine {
 	 * scored once for the whole batch; their own jobs are then removed from the queue (one already
 	 * running elsewhere finds its product matched and only confirms).
 	 */
-	async onProduct(tenantId: string, productId: string, version: string, withBacklog = false): Promise<{ notices: number; products: number }> {
+	async onProduct(
+		tenantId: string,
+		productId: string,
+		version: string,
+		withBacklog = false,
+	): Promise<{ notices: number; products: number }> {
 		const stored = await this.m.products.findById(productId, { matched: 1 }).lean();
 		if (stored?.matched && stored.matched >= version) {
 			await callInternal(this.call, "catalog.markIndexed", { productId, version: stored.matched });
@@ -116,7 +124,10 @@ export class MatchingEngine {
 		try {
 			const done = await this.matchProducts(tenantId, views);
 			// Their own jobs would only find them done: spare each a run.
-			await removeJobs(QUEUES.productIndex, claimed.map((v) => requestJobId(v.productId, v.version)));
+			await removeJobs(
+				QUEUES.productIndex,
+				claimed.map((v) => requestJobId(v.productId, v.version)),
+			);
 			return done;
 		} finally {
 			await this.claims.release(claimed.map(claimKey));
@@ -146,7 +157,13 @@ export class MatchingEngine {
 		const seq = Date.now();
 		const batch = views.map((v) => ({ v, view: productView(v) }));
 		await this.m.products.bulkWrite(
-			batch.map(({ v, view }) => ({ updateOne: { filter: { _id: v.productId }, update: { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq } }, upsert: true } })),
+			batch.map(({ v, view }) => ({
+				updateOne: {
+					filter: { _id: v.productId },
+					update: { $set: { tenant_id: tenantId, version: v.version, view, matchable: v.matchable, seq } },
+					upsert: true,
+				},
+			})),
 		);
 		await this.sync();
 		// Stage 2 of each product alone decides where its company needs re-scoring: notices where
@@ -154,23 +171,40 @@ export class MatchingEngine {
 		const affected = new Set<string>();
 		for (const { v, view } of batch) {
 			if (!v.matchable) continue;
-			for (const c of this.notices.candidatesForProduct(view)) if (scorePair(view, c.notice).score >= RECORD_MIN_SCORE) affected.add(c.notice.noticeId);
+			for (const c of this.notices.candidatesForProduct(view))
+				if (scorePair(view, c.notice).score >= RECORD_MIN_SCORE) affected.add(c.notice.noticeId);
 		}
 		const ids = batch.map(({ v }) => v.productId);
-		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: { $in: ids } }, { notice_id: 1 }).lean()) affected.add(r.notice_id);
+		for (const r of await this.m.results.find({ tenant_id: tenantId, product_ids: { $in: ids } }, { notice_id: 1 }).lean())
+			affected.add(r.notice_id);
 		const profile = await this.profile(tenantId);
 		const rules = await activeRules(this.m, tenantId);
 		const noticeIds = [...affected];
 		for (let i = 0; i < noticeIds.length; i += RESCORE_BATCH) {
 			const chunk = noticeIds.slice(i, i + RESCORE_BATCH);
-			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: chunk } }).lean<IndexedNotice[]>(), this.previousResults(chunk.map((n) => resultId(tenantId, n)))]);
+			const [notices, previous] = await Promise.all([
+				this.m.notices.find({ _id: { $in: chunk } }).lean<IndexedNotice[]>(),
+				this.previousResults(chunk.map((n) => resultId(tenantId, n))),
+			]);
 			for (const n of notices) {
-				await this.rescore(tenantId, n.view as NoticeView, (n.signals as Signals) ?? null, profile, n.open, rules, previous.get(resultId(tenantId, n._id)) ?? null);
+				await this.rescore(
+					tenantId,
+					n.view as NoticeView,
+					(n.signals as Signals) ?? null,
+					profile,
+					n.open,
+					rules,
+					previous.get(resultId(tenantId, n._id)) ?? null,
+				);
 			}
 		}
 		// Matched only now: a crash before this line leaves the products to their own jobs.
-		await this.m.products.bulkWrite(batch.map(({ v }) => ({ updateOne: { filter: { _id: v.productId, version: v.version }, update: { $set: { matched: v.version } } } })));
-		await callInternal(this.call, "catalog.markManyIndexed", { items: batch.map(({ v }) => ({ productId: v.productId, version: v.version })) });
+		await this.m.products.bulkWrite(
+			batch.map(({ v }) => ({ updateOne: { filter: { _id: v.productId, version: v.version }, update: { $set: { matched: v.version } } } })),
+		);
+		await callInternal(this.call, "catalog.markManyIndexed", {
+			items: batch.map(({ v }) => ({ productId: v.productId, version: v.version })),
+		});
 		return { notices: affected.size, products: batch.length };
 	}
 
@@ -181,13 +215,26 @@ export class MatchingEngine {
 		const view = noticeView(n, signals, explanation.bid_eligibility.rule);
 		const open = n.source_status === "open";
 		const seq = Date.now();
-		await this.m.notices.updateOne({ _id: noticeId }, { $set: { version: n.version ?? "none", open, view, signals, seq } }, { upsert: true });
+		await this.m.notices.updateOne(
+			{ _id: noticeId },
+			{ $set: { version: n.version ?? "none", open, view, signals, seq } },
+			{ upsert: true },
+		);
 		await this.sync();
 		const tenants = new Set<string>();
 		if (open) for (const [tenantId, index] of this.products) if (index.candidatesForNotice(view).length) tenants.add(tenantId);
 		const previous = new Map((await this.m.results.find({ notice_id: noticeId }).lean<ResultDoc[]>()).map((r) => [r.tenant_id, r]));
 		for (const tenantId of previous.keys()) tenants.add(tenantId);
-		for (const tenantId of tenants) await this.rescore(tenantId, view, signals, await this.profile(tenantId), open, await activeRules(this.m, tenantId), previous.get(tenantId) ?? null);
+		for (const tenantId of tenants)
+			await this.rescore(
+				tenantId,
+				view,
+				signals,
+				await this.profile(tenantId),
+				open,
+				await activeRules(this.m, tenantId),
+				previous.get(tenantId) ?? null,
+			);
 		if (n.version) await callInternal(this.call, "opportunities.markNoticeMatched", { id: noticeId, version: n.version });
 		return { tenants: tenants.size };
 	}
@@ -204,10 +251,17 @@ export class MatchingEngine {
 		let after = "";
 		let rescored = 0;
 		for (;;) {
-			const batch = await this.m.results.find({ tenant_id: tenantId, _id: { $gt: after } }, { notice_id: 1 }).sort({ _id: 1 }).limit(RESCORE_BATCH).lean();
+			const batch = await this.m.results
+				.find({ tenant_id: tenantId, _id: { $gt: after } }, { notice_id: 1 })
+				.sort({ _id: 1 })
+				.limit(RESCORE_BATCH)
+				.lean();
 			if (batch.length === 0) break;
 			after = batch.at(-1)!._id;
-			const [notices, previous] = await Promise.all([this.m.notices.find({ _id: { $in: batch.map((r) => r.notice_id) } }).lean<IndexedNotice[]>(), this.previousResults(batch.map((r) => r._id))]);
+			const [notices, previous] = await Promise.all([
+				this.m.notices.find({ _id: { $in: batch.map((r) => r.notice_id) } }).lean<IndexedNotice[]>(),
+				this.previousResults(batch.map((r) => r._id)),
+			]);
 			for (const stored of notices) {
 				const view = stored.view as NoticeView;
 				const signals = (stored.signals as Signals) ?? null;
@@ -236,9 +290,24 @@ export class MatchingEngine {
 	 * changed result is sent and stored (a replayed job, or a new product that moves nothing,
 	 * writes nothing), which keeps bulk imports from rewriting every opportunity they touch.
 	 */
-	private async rescore(tenantId: string, notice: NoticeView, signals: Signals | null, profile: CompanyProfile | null, open: boolean, rules: readonly ActiveRule[], previous: ResultDoc | null): Promise<void> {
-		const candidates = open ? (this.products.get(tenantId)?.candidatesForNotice(notice).map((c) => c.product) ?? []) : [];
-		const scored: TenantNoticeScore = candidates.length ? scoreNoticeForTenant(candidates, notice) : { score: 0, bestProduct: null, rationale: [] };
+	private async rescore(
+		tenantId: string,
+		notice: NoticeView,
+		signals: Signals | null,
+		profile: CompanyProfile | null,
+		open: boolean,
+		rules: readonly ActiveRule[],
+		previous: ResultDoc | null,
+	): Promise<void> {
+		const candidates = open
+			? (this.products
+					.get(tenantId)
+					?.candidatesForNotice(notice)
+					.map((c) => c.product) ?? [])
+			: [];
+		const scored: TenantNoticeScore = candidates.length
+			? scoreNoticeForTenant(candidates, notice)
+			: { score: 0, bestProduct: null, rationale: [] };
 		const id = resultId(tenantId, notice.noticeId);
 		const supported = scored.bestProduct !== null && scored.score >= RECORD_MIN_SCORE;
 		if (!supported && !previous) return;
@@ -246,9 +315,16 @@ export class MatchingEngine {
 		const eligibility = judgeEligibility(signals, profile, best !== null, notice.openCall === true);
 		const raw = Math.round(scored.score);
 		const eligible = eligibility.barred ? Math.round(raw * BARRED_FACTOR) : raw;
-		const eligibilityNotes = eligibility.reasons.map((r, i) => ({ feature: "eligibility", points: i === 0 && eligibility.barred ? eligible - raw : 0, detail: r }));
+		const eligibilityNotes = eligibility.reasons.map((r, i) => ({
+			feature: "eligibility",
+			points: i === 0 && eligibility.barred ? eligible - raw : 0,
+			detail: r,
+		}));
 		// Learned rules only move a supported match (an unsupported one keeps its last score).
-		const learned = supported && rules.length ? applyRules(eligible, viewFeatureIds(notice, signals), rules) : { score: eligible, notes: [], applied: [] };
+		const learned =
+			supported && rules.length
+				? applyRules(eligible, viewFeatureIds(notice, signals), rules)
+				: { score: eligible, notes: [], applied: [] };
 		const score = learned.score;
 		const result: Omit<MatchResult, "matchVersion"> = {
 			tenantId,
@@ -257,22 +333,45 @@ export class MatchingEngine {
 			score: supported ? score : (previous?.score ?? null),
 			score_source: learned.applied.length ? "rule" : "matcher",
 			product_match: best
-				? { product_id: best.productId, name: best.name, model: best.model, oem: best.oem, matched_terms: best.matchedTerms, matched_codes: best.matchedCodes }
+				? {
+						product_id: best.productId,
+						name: best.name,
+						model: best.model,
+						oem: best.oem,
+						matched_terms: best.matchedTerms,
+						matched_codes: best.matchedCodes,
+					}
 				: {},
 			product_match_name: best?.name ?? null,
-			rationale: [...learned.notes, ...eligibilityNotes.filter((n) => n.points < 0), ...scored.rationale, ...eligibilityNotes.filter((n) => n.points === 0)].slice(0, 50),
+			rationale: [
+				...learned.notes,
+				...eligibilityNotes.filter((n) => n.points < 0),
+				...scored.rationale,
+				...eligibilityNotes.filter((n) => n.points === 0),
+			].slice(0, 50),
 			eligible: eligibility.eligible,
 			signals,
 			signal_source: signals ? "heuristic" : null,
 			extraction_signal_source: "heuristic",
 		};
 		const recorded = sha256(JSON.stringify(result));
-		if (recorded !== previous?.recorded) await callInternal(this.call, "opportunities.recordMatch", { ...result, matchVersion: newVersion() });
+		if (recorded !== previous?.recorded)
+			await callInternal(this.call, "opportunities.recordMatch", { ...result, matchVersion: newVersion() });
 		const productIds = candidates.map((p) => p.productId);
 		if (recorded === previous?.recorded && sameIds(productIds, previous.product_ids)) return;
 		await this.m.results.updateOne(
 			{ _id: id },
-			{ $set: { tenant_id: tenantId, notice_id: notice.noticeId, score: result.score, product_ids: productIds, supported, recorded, updated_at: new Date() } },
+			{
+				$set: {
+					tenant_id: tenantId,
+					notice_id: notice.noticeId,
+					score: result.score,
+					product_ids: productIds,
+					supported,
+					recorded,
+					updated_at: new Date(),
+				},
+			},
 			{ upsert: true },
 		);
 	}

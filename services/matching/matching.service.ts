@@ -77,7 +77,10 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 			startWorker(QUEUES.noticeMatch, async (job) => this.engine.onNotice(payloadOf(JOBS.matchNotice, job).noticeId)),
 			startWorker(QUEUES.feedbackLearn, async (job) => this.rules.process(job)),
 		);
-		for (const w of this.workers) w.worker.on("failed", (job, err) => this.logger.warn({ queue: w.worker.name, job: job?.id, err: err.message }, "matching job failed"));
+		for (const w of this.workers)
+			w.worker.on("failed", (job, err) =>
+				this.logger.warn({ queue: w.worker.name, job: job?.id, err: err.message }, "matching job failed"),
+			);
 	},
 
 	async stopped(this: State) {

@@ -42,7 +42,12 @@ export function noticeView(n: NoticeForMatching, signals: Signals, eligibilityRu
 		noticeId: n.id,
 		title: n.title,
 		description: n.description,
-		items: n.items.map((i) => ({ description: i.description, quantity: i.quantity ?? null, unit: i.unit ?? null, classification: i.classification ?? null })),
+		items: n.items.map((i) => ({
+			description: i.description,
+			quantity: i.quantity ?? null,
+			unit: i.unit ?? null,
+			classification: i.classification ?? null,
+		})),
 		categories: n.categories.map((c) => ({ scheme: c.scheme, code: c.code })),
 		issuingBody: n.issuing_body,
 		procurementNature: signals.procurement_nature,

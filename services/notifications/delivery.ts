@@ -46,7 +46,9 @@ async function nextContent(m: NotificationModels, ctx: Caller, tenantId: string)
 		maxItems: s.digest_max_items,
 		amendmentPolicy: s.amendment_notification_policy,
 	});
-	const recipients = s.notification_emails.length ? s.notification_emails : [(await callInternal(ctx, "auth-keys.contactEmail", { tenantId })).email].filter((e): e is string => !!e);
+	const recipients = s.notification_emails.length
+		? s.notification_emails
+		: [(await callInternal(ctx, "auth-keys.contactEmail", { tenantId })).email].filter((e): e is string => !!e);
 	return { settings: s, content, recipients };
 }
 
@@ -62,7 +64,14 @@ const mailContent = (companyName: string | null, items: unknown[], updated: unkn
 export async function previewDigest(m: NotificationModels, ctx: Caller, tenantId: string, companyName: string | null) {
 	const { settings, content, recipients } = await nextContent(m, ctx, tenantId);
 	const c = mailContent(companyName, content.items, content.updated, settings.digest_tz);
-	return { recipients, subject: subject(c), html: renderHtml(c), text: renderText(c), items: content.items.length, updated: content.updated.length };
+	return {
+		recipients,
+		subject: subject(c),
+		html: renderHtml(c),
+		text: renderText(c),
+		items: content.items.length,
+		updated: content.updated.length,
+	};
 }
 
 /** The slot's content: taken once, then read back from the record on every retry. */
@@ -73,7 +82,18 @@ async function frozenDelivery(m: NotificationModels, ctx: Caller, tenantId: stri
 	const { content, recipients } = await nextContent(m, ctx, tenantId);
 	const empty = content.items.length + content.updated.length === 0 || recipients.length === 0;
 	try {
-		return (await m.deliveries.create({ _id: id, tenant_id: tenantId, slot, state: empty ? "empty" : "pending", items: content.items, updated: content.updated, recipients, created_at: new Date() })).toObject() as DeliveryDoc;
+		return (
+			await m.deliveries.create({
+				_id: id,
+				tenant_id: tenantId,
+				slot,
+				state: empty ? "empty" : "pending",
+				items: content.items,
+				updated: content.updated,
+				recipients,
+				created_at: new Date(),
+			})
+		).toObject() as DeliveryDoc;
 	} catch (e) {
 		if (isDuplicateKeyError(e)) return (await m.deliveries.findById(id).lean<DeliveryDoc>())!;
 		throw e;
@@ -84,8 +104,16 @@ async function frozenDelivery(m: NotificationModels, ctx: Caller, tenantId: stri
 async function record(m: NotificationModels, ctx: Caller, d: DeliveryDoc): Promise<void> {
 	if (d.recorded_at) return;
 	const ids = (xs: unknown[]) => xs.map((x) => (x as { id: string }).id);
-	await callInternal(ctx, "opportunities.markNotified", { tenantId: d.tenant_id, newIds: ids(d.items), updatedIds: ids(d.updated), at: (d.sent_at ?? d.slot).toISOString() });
-	await m.settings.updateOne({ _id: d.tenant_id, $or: [{ last_digest_sent_at: null }, { last_digest_sent_at: { $lt: d.sent_at } }] }, { $set: { last_digest_sent_at: d.sent_at } });
+	await callInternal(ctx, "opportunities.markNotified", {
+		tenantId: d.tenant_id,
+		newIds: ids(d.items),
+		updatedIds: ids(d.updated),
+		at: (d.sent_at ?? d.slot).toISOString(),
+	});
+	await m.settings.updateOne(
+		{ _id: d.tenant_id, $or: [{ last_digest_sent_at: null }, { last_digest_sent_at: { $lt: d.sent_at } }] },
+		{ $set: { last_digest_sent_at: d.sent_at } },
+	);
 	await m.deliveries.updateOne({ _id: d._id }, { $set: { recorded_at: new Date() } });
 }
 
@@ -119,7 +147,13 @@ async function recordAccepted(m: NotificationModels, ctx: Caller, id: string, ac
 	return marked.modifiedCount ? "sent" : "already_sent";
 }
 
-export async function runDigest(m: NotificationModels, ctx: Caller, tenantId: string, slot: Date, companyName: string | null): Promise<DigestOutcome> {
+export async function runDigest(
+	m: NotificationModels,
+	ctx: Caller,
+	tenantId: string,
+	slot: Date,
+	companyName: string | null,
+): Promise<DigestOutcome> {
 	const d = await frozenDelivery(m, ctx, tenantId, slot);
 	if (d.state === "empty") return "empty";
 	if (d.state === "sent") {
@@ -131,10 +165,16 @@ export async function runDigest(m: NotificationModels, ctx: Caller, tenantId: st
 	if (d.state === "uncertain") return "uncertain";
 	if (d.state === "sending") {
 		if (d.sending_until && d.sending_until.getTime() > Date.now()) throw new RetryLater("another attempt is sending this digest");
-		await m.deliveries.updateOne({ _id: d._id, state: "sending" }, { $set: { state: "uncertain", last_error: "a send was interrupted; not re-sent to avoid a duplicate" } });
+		await m.deliveries.updateOne(
+			{ _id: d._id, state: "sending" },
+			{ $set: { state: "uncertain", last_error: "a send was interrupted; not re-sent to avoid a duplicate" } },
+		);
 		return "uncertain";
 	}
-	const claimed = await m.deliveries.updateOne({ _id: d._id, state: { $in: ["pending", "failed"] } }, { $set: { state: "sending", sending_until: new Date(Date.now() + LEASE_MS) }, $inc: { attempts: 1 } });
+	const claimed = await m.deliveries.updateOne(
+		{ _id: d._id, state: { $in: ["pending", "failed"] } },
+		{ $set: { state: "sending", sending_until: new Date(Date.now() + LEASE_MS) }, $inc: { attempts: 1 } },
+	);
 	if (claimed.modifiedCount === 0) throw new RetryLater("the delivery changed state meanwhile");
 
 	const content = mailContent(companyName, d.items, d.updated, (await storedSettings(m, tenantId)).digest_tz);
@@ -143,7 +183,10 @@ export async function runDigest(m: NotificationModels, ctx: Caller, tenantId: st
 		const mail = { to: d.recipients, subject: subject(content), text: renderText(content), html: renderHtml(content) };
 		messageId = await sendMail({ ...mail, messageId: `<digest.${tenantId}.${slot.getTime()}@oms>` });
 	} catch (e) {
-		await m.deliveries.updateOne({ _id: d._id, state: "sending" }, { $set: { state: "failed", sending_until: null, last_error: String((e as Error).message).slice(0, 500) } });
+		await m.deliveries.updateOne(
+			{ _id: d._id, state: "sending" },
+			{ $set: { state: "failed", sending_until: null, last_error: String((e as Error).message).slice(0, 500) } },
+		);
 		throw e;
 	}
 	// From here on the mail is out: whatever fails, this slot is never claimed for sending again.

@@ -34,7 +34,14 @@ export interface Mail {
 }
 
 export async function sendMail(m: Mail): Promise<string> {
-	const info = await transporter().sendMail({ from: config().MAIL_FROM, to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: m.messageId });
+	const info = await transporter().sendMail({
+		from: config().MAIL_FROM,
+		to: m.to,
+		subject: m.subject,
+		text: m.text,
+		html: m.html,
+		messageId: m.messageId,
+	});
 	return info.messageId;
 }
 

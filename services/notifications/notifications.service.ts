@@ -48,10 +48,13 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 			const { tenantId } = requireAuth(ctx);
 			return getSettings(this.m, tenantId, (await contact(ctx, tenantId)).email);
 		}),
-		updateSettings: operationAction(updateNotificationSettings, async function (this: State, ctx: OpContext<{ body: UpdateNotificationSettingsBody }>) {
-			const { tenantId } = requireAuth(ctx);
-			return updateSettings(this.m, tenantId, ctx.params.body, (await contact(ctx, tenantId)).email);
-		}),
+		updateSettings: operationAction(
+			updateNotificationSettings,
+			async function (this: State, ctx: OpContext<{ body: UpdateNotificationSettingsBody }>) {
+				const { tenantId } = requireAuth(ctx);
+				return updateSettings(this.m, tenantId, ctx.params.body, (await contact(ctx, tenantId)).email);
+			},
+		),
 
 		// --- Internal: the scheduler's steps, callable on their own (tests control time through `now`,
 		// and keep to their own company with `tenantId`, since other files' companies share the cluster)
@@ -94,7 +97,8 @@ export const NotificationsService: ServiceSchema<ServiceSettingSchema, Record<st
 		});
 		// A digest that keeps failing is reported, never dropped silently.
 		this.worker.worker.on("failed", (job, err) => {
-			if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.error({ job: job.name, data: job.data, err: err.message }, "digest job failed after its last attempt");
+			if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+				this.logger.error({ job: job.name, data: job.data, err: err.message }, "digest job failed after its last attempt");
 		});
 		this.stopScheduling = await keepScheduled(QUEUES.digests, [
 			scheduled(JOBS.digestTick, { id: "digest-tick", everyMs: config().DIGEST_TICK_MS, data: {} }),

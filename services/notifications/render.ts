@@ -15,14 +15,26 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&
 
 export function formatDeadline(iso: string | null, timeZone: string): string {
 	if (!iso) return "no deadline stated";
-	return new Intl.DateTimeFormat("en-US", { timeZone, day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" }).format(new Date(iso));
+	return new Intl.DateTimeFormat("en-US", {
+		timeZone,
+		day: "numeric",
+		month: "short",
+		year: "numeric",
+		hour: "2-digit",
+		minute: "2-digit",
+		hourCycle: "h23",
+		timeZoneName: "short",
+	}).format(new Date(iso));
 }
 
 export const linkTo = (c: DigestContent, item: DigestItem) => `${c.portalUrl.replace(/\/$/, "")}/opportunities/${item.id}`;
 
 export function subject(c: DigestContent): string {
 	const n = c.items.length;
-	const parts = [n ? `${n} new ${n === 1 ? "opportunity" : "opportunities"}` : "", c.updated.length ? `${c.updated.length} updated` : ""].filter(Boolean);
+	const parts = [
+		n ? `${n} new ${n === 1 ? "opportunity" : "opportunities"}` : "",
+		c.updated.length ? `${c.updated.length} updated` : "",
+	].filter(Boolean);
 	return `Your opportunity digest: ${parts.join(", ") || "nothing new"}`;
 }
 
@@ -55,7 +67,9 @@ ${i.reasons.length ? `<ul style="margin:4px 0 0 18px;padding:0;color:#4b5563">${
 
 export function renderHtml(c: DigestContent): string {
 	const section = (title: string, items: DigestItem[]) =>
-		items.length ? `<h2 style="font-size:16px;margin:24px 0 4px">${esc(title)}</h2><table role="presentation" width="100%" cellspacing="0">${items.map((i) => htmlItem(c, i)).join("")}</table>` : "";
+		items.length
+			? `<h2 style="font-size:16px;margin:24px 0 4px">${esc(title)}</h2><table role="presentation" width="100%" cellspacing="0">${items.map((i) => htmlItem(c, i)).join("")}</table>`
+			: "";
 	return `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;max-width:680px;margin:0 auto;padding:16px;color:#111827">
 <h1 style="font-size:20px">Opportunity digest${c.companyName ? ` for ${esc(c.companyName)}` : ""}</h1>
 ${section("New matches", c.items)}${section("Updated since we told you", c.updated)}

@@ -35,7 +35,9 @@ function localSlot(year: number, month: number, day: number, hour: number, zone:
 		const d = DateTime.fromMillis(t, { zone });
 		return Date.UTC(d.year, d.month - 1, d.day, d.hour, d.minute);
 	};
-	const candidates = [...new Set([offsetAt(wall - 12 * HOUR), offsetAt(wall + 12 * HOUR)])].map((o) => wall - o).filter((t) => wallOf(t) === wall);
+	const candidates = [...new Set([offsetAt(wall - 12 * HOUR), offsetAt(wall + 12 * HOUR)])]
+		.map((o) => wall - o)
+		.filter((t) => wallOf(t) === wall);
 	if (candidates.length) return Math.min(...candidates);
 	return DateTime.fromObject({ year, month, day, hour }, { zone }).toMillis();
 }

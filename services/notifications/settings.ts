@@ -1,5 +1,9 @@
 import { iso } from "../../shared/contract/common.ts";
-import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings, type UpdateNotificationSettingsBody } from "../../shared/contract/settings.ts";
+import {
+	DEFAULT_NOTIFICATION_SETTINGS,
+	type NotificationSettings,
+	type UpdateNotificationSettingsBody,
+} from "../../shared/contract/settings.ts";
 import type { NotificationModels, SettingsDoc } from "./models.ts";
 import { nextDigestAt } from "./schedule.ts";
 
@@ -14,7 +18,13 @@ type Stored = Omit<NotificationSettings, "effective_recipients" | "last_digest_s
 
 export async function storedSettings(m: NotificationModels, tenantId: string): Promise<Stored> {
 	const doc = await m.settings.findById(tenantId).lean<SettingsDoc>();
-	if (!doc) return { ...DEFAULT_NOTIFICATION_SETTINGS, digest_days: [...DEFAULT_NOTIFICATION_SETTINGS.digest_days], notification_emails: [], last_digest_sent_at: null };
+	if (!doc)
+		return {
+			...DEFAULT_NOTIFICATION_SETTINGS,
+			digest_days: [...DEFAULT_NOTIFICATION_SETTINGS.digest_days],
+			notification_emails: [],
+			last_digest_sent_at: null,
+		};
 	return {
 		digest_days: doc.digest_days,
 		digest_hour: doc.digest_hour,
@@ -49,10 +59,19 @@ const NEXT_SLOT_TRIES = 5;
  * Applies a partial change: only the fields sent are written (so two concurrent changes of
  * different fields both stand), defaults fill a first document; the next slot follows.
  */
-export async function updateSettings(m: NotificationModels, tenantId: string, body: UpdateNotificationSettingsBody, contactEmail: string | null): Promise<NotificationSettings> {
+export async function updateSettings(
+	m: NotificationModels,
+	tenantId: string,
+	body: UpdateNotificationSettingsBody,
+	contactEmail: string | null,
+): Promise<NotificationSettings> {
 	const now = new Date();
 	const defaults = Object.fromEntries(Object.entries(DEFAULT_NOTIFICATION_SETTINGS).filter(([k]) => !(k in body)));
-	await m.settings.updateOne({ _id: tenantId }, { $set: { ...body, updated_at: now }, $setOnInsert: defaults, $inc: { rev: 1 } }, { upsert: true });
+	await m.settings.updateOne(
+		{ _id: tenantId },
+		{ $set: { ...body, updated_at: now }, $setOnInsert: defaults, $inc: { rev: 1 } },
+		{ upsert: true },
+	);
 	await writeNextSlot(m, tenantId, now);
 	return present(await storedSettings(m, tenantId), contactEmail, now);
 }
@@ -78,7 +97,11 @@ export async function ensureSettings(m: NotificationModels, tenantIds: string[],
 	let created = 0;
 	for (const id of tenantIds.filter((t) => !have.has(t))) {
 		const defaults = { ...DEFAULT_NOTIFICATION_SETTINGS, digest_days: [...DEFAULT_NOTIFICATION_SETTINGS.digest_days] };
-		const r = await m.settings.updateOne({ _id: id }, { $setOnInsert: { ...defaults, next_digest_at: nextDigestAt(defaults, now), updated_at: now } }, { upsert: true });
+		const r = await m.settings.updateOne(
+			{ _id: id },
+			{ $setOnInsert: { ...defaults, next_digest_at: nextDigestAt(defaults, now), updated_at: now } },
+			{ upsert: true },
+		);
 		created += r.upsertedCount;
 	}
 	return created;

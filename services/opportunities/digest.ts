@@ -31,7 +31,13 @@ export async function digestCandidates(m: OpportunityModels, q: DigestQuery): Pr
 	let updated: OpportunityDoc[] = [];
 	if (q.amendmentPolicy !== "none") {
 		const amended = await m.opportunities
-			.find({ ...live, status: { $in: ["notified", "interested"] }, source_status: { $ne: "cancelled" }, amended_at: { $ne: null }, ...(q.amendmentPolicy === "positive_only" ? { score: { $gte: q.minScore } } : {}) })
+			.find({
+				...live,
+				status: { $in: ["notified", "interested"] },
+				source_status: { $ne: "cancelled" },
+				amended_at: { $ne: null },
+				...(q.amendmentPolicy === "positive_only" ? { score: { $gte: q.minScore } } : {}),
+			})
 			.sort({ amended_at: -1, _id: 1 })
 			.limit(100)
 			.lean<OpportunityDoc[]>();
@@ -44,7 +50,15 @@ export async function digestCandidates(m: OpportunityModels, q: DigestQuery): Pr
 /** After a digest went out: new ones become notified; amendments count as told. Idempotent. */
 export async function markNotified(m: OpportunityModels, p: MarkNotified): Promise<void> {
 	const at = new Date(p.at);
-	if (p.newIds.length) await m.opportunities.updateMany({ tenant_id: p.tenantId, _id: { $in: p.newIds }, status: "new" }, { $set: { status: "notified", notified_at: at } });
+	if (p.newIds.length)
+		await m.opportunities.updateMany(
+			{ tenant_id: p.tenantId, _id: { $in: p.newIds }, status: "new" },
+			{ $set: { status: "notified", notified_at: at } },
+		);
 	const told = [...p.newIds, ...p.updatedIds];
-	if (told.length) await m.opportunities.updateMany({ tenant_id: p.tenantId, _id: { $in: told }, $or: [{ notified_at: null }, { notified_at: { $lt: at } }] }, { $set: { notified_at: at } });
+	if (told.length)
+		await m.opportunities.updateMany(
+			{ tenant_id: p.tenantId, _id: { $in: told }, $or: [{ notified_at: null }, { notified_at: { $lt: at } }] },
+			{ $set: { notified_at: at } },
+		);
 }

@@ -61,17 +61,27 @@ async function asDuplicate(m: OpportunityModels, other: NoticeDoc, n: Normalized
 		{ $addToSet: { aliases: alias }, ...(closes ? { $set: { source_status: n.status, updated_at: now, ...requestWork("match") } } : {}) },
 	);
 	if (closes) await refreshCopies(m, (await m.notices.findById(other._id).lean<NoticeDoc>())!, now);
-	return { action: closes ? "updated" : "duplicate", noticeId: other._id, reason: `same solicitation as ${other.source} ${other.source_id}`, ...(closes ? { changed: ["status"] } : {}) };
+	return {
+		action: closes ? "updated" : "duplicate",
+		noticeId: other._id,
+		reason: `same solicitation as ${other.source} ${other.source_id}`,
+		...(closes ? { changed: ["status"] } : {}),
+	};
 }
 
-export async function ingestNotice(m: OpportunityModels, n: NormalizedNotice, attempt = 0): Promise<IngestOutcome & { notice?: NoticeDoc }> {
+export async function ingestNotice(
+	m: OpportunityModels,
+	n: NormalizedNotice,
+	attempt = 0,
+): Promise<IngestOutcome & { notice?: NoticeDoc }> {
 	const stored = await m.notices.findOne({ source: n.source, source_id: n.source_id }).lean<NoticeDoc>();
 	if (!stored && n.dedupe_keys.length) {
 		const other = await m.notices.findOne({ dedupe_keys: { $in: n.dedupe_keys }, source: { $ne: n.source } }).lean<NoticeDoc>();
 		if (other) return asDuplicate(m, other, n);
 	}
 	const merged = mergeVersion((stored?.normalized as StoredNotice | null) ?? null, n);
-	if (merged.action === "unchanged" || merged.action === "stale") return { action: merged.action, noticeId: stored?._id, reason: merged.reason };
+	if (merged.action === "unchanged" || merged.action === "stale")
+		return { action: merged.action, noticeId: stored?._id, reason: merged.reason };
 
 	const now = new Date();
 	const fields = storedFields(merged.notice, now);
@@ -84,7 +94,10 @@ export async function ingestNotice(m: OpportunityModels, n: NormalizedNotice, at
 			throw e;
 		}
 	}
-	const cas = await m.notices.updateOne({ _id: stored._id, content_hash: stored.content_hash }, { $set: { ...fields, ...requestWork("match") } });
+	const cas = await m.notices.updateOne(
+		{ _id: stored._id, content_hash: stored.content_hash },
+		{ $set: { ...fields, ...requestWork("match") } },
+	);
 	if (cas.matchedCount === 0) {
 		if (attempt < 3) return ingestNotice(m, n, attempt + 1); // another run changed it meanwhile: merge onto that
 		throw new Error(`notice ${stored._id} keeps changing under ingestion`);
@@ -98,7 +111,14 @@ export async function recordRun(m: OpportunityModels, source: string, outcome: "
 	const now = new Date();
 	await m.ingestionRuns.updateOne(
 		{ _id: source },
-		{ $set: { last_run_at: now, last_outcome: outcome, last_summary: summary, ...(outcome === "succeeded" ? { last_success_at: now } : {}) } },
+		{
+			$set: {
+				last_run_at: now,
+				last_outcome: outcome,
+				last_summary: summary,
+				...(outcome === "succeeded" ? { last_success_at: now } : {}),
+			},
+		},
 		{ upsert: true },
 	);
 }

@@ -18,8 +18,12 @@ export async function feedbackForLearning(m: OpportunityModels, q: FeedbackForLe
 		await settleVerdicts(m, q.tenantId, f.opportunity_id);
 		f = (await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>())!;
 	}
-	const opp = await m.opportunities.findOne({ _id: f.opportunity_id, tenant_id: q.tenantId }, { signals: 1 }).lean<Pick<OpportunityDoc, "signals">>();
-	const n = await m.notices.findById(f.notice_id, { title: 1, issuing_body: 1, categories: 1 }).lean<Pick<NoticeDoc, "title" | "issuing_body" | "categories">>();
+	const opp = await m.opportunities
+		.findOne({ _id: f.opportunity_id, tenant_id: q.tenantId }, { signals: 1 })
+		.lean<Pick<OpportunityDoc, "signals">>();
+	const n = await m.notices
+		.findById(f.notice_id, { title: 1, issuing_body: 1, categories: 1 })
+		.lean<Pick<NoticeDoc, "title" | "issuing_body" | "categories">>();
 	const signals = (opp?.signals ?? null) as { bid_eligibility?: string; procurement_nature?: string } | null;
 	return {
 		feedback: {

@@ -19,7 +19,6 @@ const SORT_KEY: Record<OpportunitySort, keyof OpportunityDoc> = {
 	"-discovered_at": "discovered_desc",
 };
 
-
 export function listFilter(tenantId: string, q: OpportunityListQuery): FilterQuery<OpportunityDoc> {
 	const f: FilterQuery<OpportunityDoc> = { tenant_id: tenantId, supported: true, archived_at: q.archived ? { $ne: null } : null };
 	if (q.status?.length) f.status = { $in: q.status };
@@ -52,6 +51,7 @@ export async function listOpportunities(m: OpportunityModels, tenantId: string, 
 	const last = page[page.length - 1];
 	return {
 		items: page.map(toSummary),
-		nextCursor: docs.length > q.limit && last ? encodeCursor({ k: last[key as keyof OpportunityDoc] as number, id: last._id, s: listing }) : null,
+		nextCursor:
+			docs.length > q.limit && last ? encodeCursor({ k: last[key as keyof OpportunityDoc] as number, id: last._id, s: listing }) : null,
 	};
 }

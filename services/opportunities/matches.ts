@@ -8,9 +8,13 @@ import { deadlineFields, discoveredFields, scoreFields } from "./records.ts";
 // notification), and a replayed result (same match version) leaves the same state.
 
 /** Lower-cased text that `q` searches: title, issuing body, reference number, description and item lines. */
-export function searchText(n: Pick<NoticeDoc, "title" | "issuing_body" | "reference_number" | "rfp_id" | "description" | "details">): string {
+export function searchText(
+	n: Pick<NoticeDoc, "title" | "issuing_body" | "reference_number" | "rfp_id" | "description" | "details">,
+): string {
 	const items = ((n.details as { items?: Array<{ description?: string }> } | null)?.items ?? []).map((i) => i.description ?? "");
-	return [n.title, n.issuing_body, n.reference_number, n.rfp_id, (n.description ?? "").slice(0, 4000), items.join("\n").slice(0, 4000)].join("\n").toLowerCase();
+	return [n.title, n.issuing_body, n.reference_number, n.rfp_id, (n.description ?? "").slice(0, 4000), items.join("\n").slice(0, 4000)]
+		.join("\n")
+		.toLowerCase();
 }
 
 /** The notice fields each of its opportunities carries (refreshed when the notice changes). */
@@ -47,11 +51,20 @@ export async function recordMatch(m: OpportunityModels, r: MatchResult): Promise
 	const existing = await m.opportunities.findOne({ tenant_id: tenantId, notice_id: noticeId }, { _id: 1, match_version: 1 }).lean();
 	if (existing) {
 		// Versions (newVersion) compare in the order they were made, whichever process made them.
-		await m.opportunities.updateOne({ _id: existing._id, $or: [{ match_version: null }, { match_version: { $lte: matchVersion } }] }, { $set: set });
+		await m.opportunities.updateOne(
+			{ _id: existing._id, $or: [{ match_version: null }, { match_version: { $lte: matchVersion } }] },
+			{ $set: set },
+		);
 		return { id: existing._id, created: false };
 	}
 	try {
-		const doc = await m.opportunities.create({ tenant_id: tenantId, notice_id: noticeId, status: notice.source_status === "open" ? "new" : "expired", ...set, ...discoveredFields(now) });
+		const doc = await m.opportunities.create({
+			tenant_id: tenantId,
+			notice_id: noticeId,
+			status: notice.source_status === "open" ? "new" : "expired",
+			...set,
+			...discoveredFields(now),
+		});
 		return { id: doc._id, created: true };
 	} catch (e) {
 		if ((e as { code?: number }).code === 11000) return recordMatch(m, r); // raced with another writer: update instead
@@ -61,6 +74,9 @@ export async function recordMatch(m: OpportunityModels, r: MatchResult): Promise
 
 /** After a notice changed: every company's copy of its fields follows, marked as amended. */
 export async function refreshCopies(m: OpportunityModels, notice: NoticeDoc, at = new Date()): Promise<number> {
-	const r = await m.opportunities.updateMany({ notice_id: notice._id }, { $set: { ...noticeCopy(notice), amended_at: at, updated_at: at } });
+	const r = await m.opportunities.updateMany(
+		{ notice_id: notice._id },
+		{ $set: { ...noticeCopy(notice), amended_at: at, updated_at: at } },
+	);
 	return r.modifiedCount;
 }

@@ -71,7 +71,12 @@ export function noticeForMatching(n: NoticeDoc): NoticeForMatching {
 	return {
 		...noticeForReading(n),
 		version: n.match?.requested ?? null,
-		items: (Array.isArray(d.items) ? d.items : []) as Array<{ description: string; quantity?: number | null; unit?: string | null; classification?: { scheme: string; code: string } | null }>,
+		items: (Array.isArray(d.items) ? d.items : []) as Array<{
+			description: string;
+			quantity?: number | null;
+			unit?: string | null;
+			classification?: { scheme: string; code: string } | null;
+		}>,
 		set_aside: (d.set_aside ?? null) as { code: string | null; text: string | null } | null,
 		eligibility: typeof d.eligibility === "string" ? d.eligibility : null,
 		// The feed's structured procedure and contract nature: the signals read them before the text.

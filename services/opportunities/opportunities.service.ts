@@ -3,7 +3,14 @@ import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { internalAction, operationAction, type OpContext } from "../../shared/actions.ts";
 import { requireAuth } from "../../shared/auth-context.ts";
 import type { FeedbackBody, OpportunityListQuery } from "../../shared/contract/opportunities.ts";
-import { archiveOpportunity, getDashboard, getOpportunity, listOpportunities, sendFeedback, unarchiveOpportunity } from "../../shared/contract/opportunities-operations.ts";
+import {
+	archiveOpportunity,
+	getDashboard,
+	getOpportunity,
+	listOpportunities,
+	sendFeedback,
+	unarchiveOpportunity,
+} from "../../shared/contract/opportunities-operations.ts";
 import { config } from "../../shared/config.ts";
 import { notFound } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
@@ -143,8 +150,18 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		this.conn = await connectServiceDb("opportunities");
 		this.m = opportunityModels(this.conn);
 		await syncIndexes(this.conn);
-		this.noticeOutbox = new Outbox({ model: this.m.notices, job: JOBS.matchNotice, field: "match", data: (n: NoticeDoc) => ({ noticeId: n._id }) });
-		this.feedbackOutbox = new Outbox({ model: this.m.feedback, job: JOBS.learnFeedback, field: "learn", data: (f: FeedbackDoc) => ({ tenantId: f.tenant_id, feedbackId: f._id }) });
+		this.noticeOutbox = new Outbox({
+			model: this.m.notices,
+			job: JOBS.matchNotice,
+			field: "match",
+			data: (n: NoticeDoc) => ({ noticeId: n._id }),
+		});
+		this.feedbackOutbox = new Outbox({
+			model: this.m.feedback,
+			job: JOBS.learnFeedback,
+			field: "learn",
+			data: (f: FeedbackDoc) => ({ tenantId: f.tenant_id, feedbackId: f._id }),
+		});
 		if (config().WORKERS === "off") return;
 		const onError = (e: unknown) => this.logger.warn({ err: e }, "outbox reconcile failed");
 		this.noticeOutbox.startReconciler(config().OUTBOX_RECONCILE_MS, onError);

@@ -48,7 +48,13 @@ export function toFeedback(f: FeedbackDoc, opportunityStatus: string): Feedback 
  * insert, so it cannot be lost between two writes. Concurrent verdicts are ordered by `seq`;
  * the answer says whether a newer one has already superseded this one.
  */
-export async function recordFeedback(m: OpportunityModels, tenantId: string, userId: string, id: string, body: FeedbackBody): Promise<{ feedback: FeedbackDoc; status: string }> {
+export async function recordFeedback(
+	m: OpportunityModels,
+	tenantId: string,
+	userId: string,
+	id: string,
+	body: FeedbackBody,
+): Promise<{ feedback: FeedbackDoc; status: string }> {
 	const opp = await findOwned(m, tenantId, id);
 	const fb = await m.feedback.create({
 		tenant_id: tenantId,
@@ -92,17 +98,20 @@ export async function settleVerdicts(m: OpportunityModels, tenantId: string, opp
 		let current = opp;
 		if (newest && seqOf(newest) > (opp.feedback_seq ?? "")) {
 			const status = STATUS_AFTER[newest.verdict as FeedbackBody["verdict"]];
-			const moved = await m.opportunities.findOneAndUpdate(
-				{ _id: opportunityId, tenant_id: tenantId, feedback_seq: opp.feedback_seq ?? null },
-				{ $set: { feedback_id: newest._id, feedback_seq: newest.seq, status, updated_at: new Date() } },
-				{ new: true },
-			).lean<OpportunityDoc>();
+			const moved = await m.opportunities
+				.findOneAndUpdate(
+					{ _id: opportunityId, tenant_id: tenantId, feedback_seq: opp.feedback_seq ?? null },
+					{ $set: { feedback_id: newest._id, feedback_seq: newest.seq, status, updated_at: new Date() } },
+					{ new: true },
+				)
+				.lean<OpportunityDoc>();
 			if (!moved) continue; // another request moved it meanwhile: read again
 			current = moved;
 		}
 		const currentSeq = current.feedback_seq ?? "";
 		const older = open.filter((f) => f._id !== current.feedback_id && seqOf(f) < currentSeq);
-		if (older.length) await m.feedback.updateMany({ _id: { $in: older.map((f) => f._id) }, superseded_at: null }, { $set: { superseded_at: new Date() } });
+		if (older.length)
+			await m.feedback.updateMany({ _id: { $in: older.map((f) => f._id) }, superseded_at: null }, { $set: { superseded_at: new Date() } });
 		return current;
 	}
 	throw new Error(`the current verdict of opportunity ${opportunityId} kept moving; gave up after ${SETTLE_TRIES} tries`);

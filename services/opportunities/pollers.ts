@@ -18,7 +18,12 @@ export const FeedConfig = z.object({
 	api_key: z.string().max(200).optional(),
 	/** TED expert-search query (default: notices published in the last days). */
 	query: z.string().max(2000).optional(),
-	every_minutes: z.number().int().min(1).max(24 * 60).default(60),
+	every_minutes: z
+		.number()
+		.int()
+		.min(1)
+		.max(24 * 60)
+		.default(60),
 	/** How far back each run looks (SAM postedFrom; TED publication date). */
 	lookback_days: z.number().int().min(1).max(30).default(2),
 	max_pages: z.number().int().min(1).max(100).default(20),
@@ -48,7 +53,8 @@ export interface PollResult {
 	pages: number;
 }
 
-const usDate = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}`;
+const usDate = (d: Date) =>
+	`${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}/${d.getUTCFullYear()}`;
 
 /** SAM.gov Get Opportunities v2: posted in the look-back window, paged by offset. */
 async function pollSam(f: FeedConfig, now: Date): Promise<PollResult> {
@@ -99,7 +105,14 @@ async function pollTed(f: FeedConfig, now: Date): Promise<PollResult> {
 		const text = await fetchBounded(f.url, {
 			method: "POST",
 			headers: { "Content-Type": "application/json", Accept: "application/json" },
-			body: JSON.stringify({ query, fields: ["publication-number", "links"], page, limit: 100, scope: "ACTIVE", paginationMode: "PAGE_NUMBER" }),
+			body: JSON.stringify({
+				query,
+				fields: ["publication-number", "links"],
+				page,
+				limit: 100,
+				scope: "ACTIVE",
+				paginationMode: "PAGE_NUMBER",
+			}),
 		});
 		out.pages++;
 		const body = JSON.parse(text) as { notices?: Array<{ links?: { xml?: Record<string, string> } }>; totalNoticeCount?: number };

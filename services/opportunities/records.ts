@@ -36,7 +36,8 @@ export function toDetail(d: OpportunityDoc): OpportunityDetail {
 		rationale: (d.rationale as RationaleItem[]) ?? [],
 	};
 	if (d.signal_source) detail.signal_source = d.signal_source as OpportunityDetail["signal_source"];
-	if (d.extraction_signal_source) detail.extraction_signal_source = d.extraction_signal_source as OpportunityDetail["extraction_signal_source"];
+	if (d.extraction_signal_source)
+		detail.extraction_signal_source = d.extraction_signal_source as OpportunityDetail["extraction_signal_source"];
 	return detail;
 }
 

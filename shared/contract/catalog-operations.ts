@@ -86,7 +86,8 @@ export const listProducts = defineOperation({
 	access: "profile:read",
 	tag: "Products",
 	summary: "List the catalog, newest first, with filters and cursor paging",
-	description: "Ordered by created_at descending, then id. Pass nextCursor as cursor for the following page, keeping the same filters; a cursor that was tampered with or taken from another listing is validation_failed.",
+	description:
+		"Ordered by created_at descending, then id. Pass nextCursor as cursor for the following page, keeping the same filters; a cursor that was tampered with or taken from another listing is validation_failed.",
 	query: ProductListQuery,
 	response: ProductList,
 	errors: ["validation_failed"],
@@ -156,7 +157,8 @@ export const updateProfile = defineOperation({
 	access: "profile:write",
 	tag: "Company profile",
 	summary: "Change the company profile",
-	description: "Any non-empty subset of company_name, certifications, set_asides, naics_codes and places_served; a list replaces the stored one.",
+	description:
+		"Any non-empty subset of company_name, certifications, set_asides, naics_codes and places_served; a list replaces the stored one.",
 	body: UpdateProfileBody,
 	response: CompanyProfile,
 	errors: ["validation_failed"],

@@ -73,7 +73,14 @@ export const Specs = z
 		z.record(z.string(), z.unknown()).superRefine((specs, ctx) => {
 			const keys = Object.keys(specs).length;
 			if (keys > SPECS_LIMITS.maxKeys) {
-				ctx.addIssue({ code: "too_big", origin: "object", maximum: SPECS_LIMITS.maxKeys, inclusive: true, input: specs, message: `specs may have at most ${SPECS_LIMITS.maxKeys} keys (got ${keys})` });
+				ctx.addIssue({
+					code: "too_big",
+					origin: "object",
+					maximum: SPECS_LIMITS.maxKeys,
+					inclusive: true,
+					input: specs,
+					message: `specs may have at most ${SPECS_LIMITS.maxKeys} keys (got ${keys})`,
+				});
 				return;
 			}
 			if (nestsDeeperThan(specs, SPECS_LIMITS.maxDepth)) {
@@ -82,14 +89,21 @@ export const Specs = z
 			}
 			const bytes = Buffer.byteLength(JSON.stringify(specs), "utf8");
 			if (bytes > SPECS_LIMITS.maxBytes) {
-				ctx.addIssue({ code: "too_big", origin: "string", maximum: SPECS_LIMITS.maxBytes, inclusive: true, input: specs, message: `specs may be at most ${SPECS_LIMITS.maxBytes} bytes as JSON (got ${bytes})` });
+				ctx.addIssue({
+					code: "too_big",
+					origin: "string",
+					maximum: SPECS_LIMITS.maxBytes,
+					inclusive: true,
+					input: specs,
+					message: `specs may be at most ${SPECS_LIMITS.maxBytes} bytes as JSON (got ${bytes})`,
+				});
 			}
 		}),
 	)
 	.meta({
 		maxProperties: SPECS_LIMITS.maxKeys,
 		description:
-			"Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole numbers such as `\"10\"` come first, in ascending order). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object's scalar members one level down as `parent.child`, each key and value cut to 100 characters.",
+			'Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole numbers such as `"10"` come first, in ascending order). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object\'s scalar members one level down as `parent.child`, each key and value cut to 100 characters.',
 	});
 export type Specs = z.infer<typeof Specs>;
 
@@ -128,7 +142,9 @@ export const UpdatePartnerBody = z
 		authorized: z
 			.boolean()
 			.optional()
-			.describe("false de-authorizes the partner: its products stop influencing matching and no product can be created under it; true re-authorizes it (discontinued products stay discontinued)"),
+			.describe(
+				"false de-authorizes the partner: its products stop influencing matching and no product can be created under it; true re-authorizes it (discontinued products stay discontinued)",
+			),
 		relationship: PartnerRelationship.nullable().optional().describe("1 to 200 characters; null clears it"),
 	})
 	.strict()
@@ -151,7 +167,10 @@ export const Product = z
 		specs: z.record(z.string(), z.unknown()).describe("Free-form technical attributes, returned verbatim"),
 		rep_status: RepStatus,
 		status: ProductStatus,
-		source: z.string().nullable().describe("How the product entered the catalog: `api` (created one by one) or `import` (bulk import); null when unknown"),
+		source: z
+			.string()
+			.nullable()
+			.describe("How the product entered the catalog: `api` (created one by one) or `import` (bulk import); null when unknown"),
 		source_url: z.string().nullable(),
 		created_at: DateTime,
 		updated_at: DateTime,
@@ -172,7 +191,12 @@ export const ProductListQuery = z
 		partner: Uuid.optional().describe("Only products of this manufacturer partner (its id)"),
 		status: ProductStatus.optional().describe("Only products in this status; both when absent"),
 		rep_status: RepStatus.optional().describe("Only products with this rep_status; both when absent"),
-		q: z.string().trim().max(200).optional().describe("Case-insensitive text searched in name, model, description and the partner's name; empty means no text filter"),
+		q: z
+			.string()
+			.trim()
+			.max(200)
+			.optional()
+			.describe("Case-insensitive text searched in name, model, description and the partner's name; empty means no text filter"),
 		cursor: Cursor.optional(),
 		limit: Limit,
 	})
@@ -236,7 +260,10 @@ export const ProductImportRow = z
 		source_url: SourceUrl.nullable().optional().describe("An http or https URL; default null"),
 	})
 	.strict()
-	.meta({ id: "ProductImportRow", description: "One row of POST /products/import (a JSON array element, or a CSV line with these columns)" });
+	.meta({
+		id: "ProductImportRow",
+		description: "One row of POST /products/import (a JSON array element, or a CSV line with these columns)",
+	});
 export type ProductImportRow = z.infer<typeof ProductImportRow>;
 
 /**
@@ -271,7 +298,11 @@ export const ImportRowOutcome = z.enum(["created", "already_exists", "invalid"])
 
 export const ImportRowResult = z
 	.object({
-		line: z.number().int().min(1).describe("CSV: the line the row starts on (the header is line 1). JSON: the row's 1-based position in the array"),
+		line: z
+			.number()
+			.int()
+			.min(1)
+			.describe("CSV: the line the row starts on (the header is line 1). JSON: the row's 1-based position in the array"),
 		outcome: ImportRowOutcome,
 		product_id: z.string().nullable().describe("The created product, or the existing one for already_exists; null for invalid rows"),
 		issues: z
@@ -314,7 +345,14 @@ export type Certification = z.infer<typeof Certification>;
 export const CertificationInput = z
 	.object({
 		name: z.string().trim().min(1).max(200).describe("1 to 200 characters, e.g. `ISO 9001`"),
-		number: z.string().trim().min(1).max(100).nullable().optional().describe("Certificate number, 1 to 100 characters; null or absent when none"),
+		number: z
+			.string()
+			.trim()
+			.min(1)
+			.max(100)
+			.nullable()
+			.optional()
+			.describe("Certificate number, 1 to 100 characters; null or absent when none"),
 		expires_at: DateTime.nullable().optional().describe("UTC date-time; null or absent when it does not expire"),
 	})
 	.strict()
@@ -323,7 +361,10 @@ export type CertificationInput = z.infer<typeof CertificationInput>;
 
 const unique = (a: readonly unknown[]) => new Set(a).size === a.length;
 
-export const NaicsCode = z.string().trim().regex(/^\d{2,6}$/, "A NAICS code is 2 to 6 digits");
+export const NaicsCode = z
+	.string()
+	.trim()
+	.regex(/^\d{2,6}$/, "A NAICS code is 2 to 6 digits");
 export const PlaceServed = z
 	.string()
 	.trim()
@@ -351,7 +392,12 @@ export const UpdateProfileBody = z
 		company_name: z.string().trim().min(1).max(200).optional().describe("1 to 200 characters"),
 		certifications: z.array(CertificationInput).max(50).optional().describe("Replaces the whole list; at most 50"),
 		set_asides: z.array(SetAside).max(5).refine(unique, "set_asides must be unique").optional().describe("Replaces the whole list"),
-		naics_codes: z.array(NaicsCode).max(100).refine(unique, "naics_codes must be unique").optional().describe("Replaces the whole list; at most 100 codes of 2 to 6 digits"),
+		naics_codes: z
+			.array(NaicsCode)
+			.max(100)
+			.refine(unique, "naics_codes must be unique")
+			.optional()
+			.describe("Replaces the whole list; at most 100 codes of 2 to 6 digits"),
 		places_served: z.array(PlaceServed).max(100).optional().describe("Replaces the whole list; at most 100"),
 	})
 	.strict()
@@ -359,6 +405,7 @@ export const UpdateProfileBody = z
 	.meta({
 		id: "UpdateProfileRequest",
 		minProperties: 1,
-		description: "Any non-empty subset of the fields; a list given replaces the stored list. manufacturer_partners is read-only (managed through /products/partners); unknown fields are refused.",
+		description:
+			"Any non-empty subset of the fields; a list given replaces the stored list. manufacturer_partners is read-only (managed through /products/partners); unknown fields are refused.",
 	});
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;

@@ -5,6 +5,11 @@ import { opportunitiesOperations } from "./opportunities-operations.ts";
 import { settingsOperations } from "./settings-operations.ts";
 
 /** Every operation of the contract, in the order the OpenAPI document lists them. */
-export const OPERATIONS: readonly Operation[] = [...authOperations, ...opportunitiesOperations, ...catalogOperations, ...settingsOperations];
+export const OPERATIONS: readonly Operation[] = [
+	...authOperations,
+	...opportunitiesOperations,
+	...catalogOperations,
+	...settingsOperations,
+];
 
 export const operationByAction = new Map(OPERATIONS.map((op) => [op.action, op]));

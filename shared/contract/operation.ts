@@ -61,6 +61,7 @@ export function actionInput(op: Operation): z.ZodObject {
 		.strict()
 		.superRefine((params, ctx) => {
 			const checked = op.bodyTextCheckedPerRow ? { ...params, body: undefined } : params;
-			for (const i of unsafeTextIssues(checked)) ctx.addIssue({ code: "custom", path: i.path ? i.path.split(".") : [], message: i.message });
+			for (const i of unsafeTextIssues(checked))
+				ctx.addIssue({ code: "custom", path: i.path ? i.path.split(".") : [], message: i.message });
 		});
 }

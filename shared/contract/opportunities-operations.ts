@@ -50,7 +50,8 @@ export const archiveOpportunity = defineOperation({
 	access: "opportunities:write",
 	tag: "Opportunities",
 	summary: "Archive an opportunity (idempotent)",
-	description: "No body. Answers the summary with archived_at set; archiving an archived opportunity keeps the first archived_at. Archive state survives re-matching and amendments.",
+	description:
+		"No body. Answers the summary with archived_at set; archiving an archived opportunity keeps the first archived_at. Archive state survives re-matching and amendments.",
 	pathParams: IdPath,
 	response: OpportunitySummary,
 	status: 200,

@@ -85,7 +85,9 @@ export const Signals = z
 	.object({
 		bid_eligibility: BidEligibility,
 		requires_manufacturer: z.boolean().describe("The buyer wants to buy from the manufacturer or an authorized reseller"),
-		requires_oem_documentation: z.boolean().describe("The buyer demands proof of OEM authorization (letter of authorization, authorized reseller proof)"),
+		requires_oem_documentation: z
+			.boolean()
+			.describe("The buyer demands proof of OEM authorization (letter of authorization, authorized reseller proof)"),
 		mandatory_certifications: z.array(z.string()).describe("Normalized names, e.g. `ISO 9001`, `TAA`, `Section 508`, `FIPS 140-2`"),
 		actual_product_category: z.string().describe("What is really being bought, in a few words"),
 		summary: z.string().describe("Two or three sentences taken from the notice"),
@@ -96,7 +98,9 @@ export type Signals = z.infer<typeof Signals>;
 
 export const RationaleItem = z
 	.object({
-		feature: z.string().describe("A readable feature name, e.g. `exact_model_mention`, `oem_mention`, `code_agreement`, `services_nature`, `learned_rule`"),
+		feature: z
+			.string()
+			.describe("A readable feature name, e.g. `exact_model_mention`, `oem_mention`, `code_agreement`, `services_nature`, `learned_rule`"),
 		points: z.number().describe("How much it moved the score (negative lowers it)"),
 		detail: z.string().describe("What was found, e.g. the matched model number or code"),
 	})
@@ -108,10 +112,16 @@ export const OpportunityDetail = z
 		id: z.string(),
 		rfp_id: z.string(),
 		status: OpportunityStatus,
-		eligible: z.boolean().describe("Whether the company may bid, judged from the signals and the company profile (set-asides held, certifications held and unexpired, partner authorized when OEM documentation is required)"),
+		eligible: z
+			.boolean()
+			.describe(
+				"Whether the company may bid, judged from the signals and the company profile (set-asides held, certifications held and unexpired, partner authorized when OEM documentation is required)",
+			),
 		product_match: z
 			.record(z.string(), z.unknown())
-			.describe("The best-matching product: free-form keys such as product_id, name, model, oem, matched_terms and matched_codes; {} when there is none"),
+			.describe(
+				"The best-matching product: free-form keys such as product_id, name, model, oem, matched_terms and matched_codes; {} when there is none",
+			),
 		title: z.string(),
 		issuing_body: z.string(),
 		source: z.string(),
@@ -120,7 +130,9 @@ export const OpportunityDetail = z
 		discovered_at: DateTime,
 		signals: Signals.nullable().describe("null until the notice's signals have been extracted"),
 		signal_source: SignalSource.optional().describe("Which extractor produced `signals`"),
-		extraction_signal_source: SignalSource.optional().describe("Which extractor produced the notice's normalized extraction (items, codes, dates) that matching used"),
+		extraction_signal_source: SignalSource.optional().describe(
+			"Which extractor produced the notice's normalized extraction (items, codes, dates) that matching used",
+		),
 		source_status: SourceStatus,
 		deadline: DateTime.nullable().optional(),
 		estimated_value: z.number().nullable().optional(),
@@ -160,11 +172,21 @@ export const OpportunityListQuery = z
 			.preprocess(listOfStrings, z.array(OpportunityStatus).max(OPPORTUNITY_STATUSES.length))
 			.optional()
 			.describe("Only these statuses: repeat the parameter or separate values with commas; all when absent"),
-		q: z.string().trim().max(200).optional().describe("Case-insensitive text searched in title, issuing body, reference number and description; empty means no text filter"),
+		q: z
+			.string()
+			.trim()
+			.max(200)
+			.optional()
+			.describe("Case-insensitive text searched in title, issuing body, reference number and description; empty means no text filter"),
 		source: z.string().trim().min(1).max(100).optional().describe("Only opportunities from this source"),
 		deadline_before: DateTime.optional().describe("Only deadlines before this instant (opportunities without a deadline are left out)"),
 		deadline_after: DateTime.optional().describe("Only deadlines after this instant (opportunities without a deadline are left out)"),
-		min_score: z.coerce.number().min(0).max(100).optional().describe("Only scores at or above this, 0 to 100 (unscored opportunities are left out)"),
+		min_score: z.coerce
+			.number()
+			.min(0)
+			.max(100)
+			.optional()
+			.describe("Only scores at or above this, 0 to 100 (unscored opportunities are left out)"),
 		sort: OpportunitySort.default(DEFAULT_OPPORTUNITY_SORT).describe(
 			"`-score` (default: best first), `score`, `deadline` (soonest first), `-deadline`, `discovered_at` (oldest first) or `-discovered_at` (newest first). A leading `-` means descending. Ties are broken by id; opportunities without a score or deadline come last either way.",
 		),
@@ -180,7 +202,10 @@ export type OpportunityListQuery = z.infer<typeof OpportunityListQuery>;
 export const OpportunityList = z
 	.object({
 		items: z.array(OpportunitySummary),
-		nextCursor: z.string().nullable().describe("Pass as `cursor` (with the same filters and sort) to get the following page; null on the last page"),
+		nextCursor: z
+			.string()
+			.nullable()
+			.describe("Pass as `cursor` (with the same filters and sort) to get the following page; null on the last page"),
 	})
 	.meta({ id: "OpportunityList" });
 export type OpportunityList = z.infer<typeof OpportunityList>;
@@ -204,7 +229,9 @@ export const Feedback = z
 		verdict: Verdict,
 		reason: z.string().nullable(),
 		created_at: DateTime,
-		superseded_at: DateTime.nullable().describe("When a later verdict on the same opportunity replaced this one; null while it is the current verdict"),
+		superseded_at: DateTime.nullable().describe(
+			"When a later verdict on the same opportunity replaced this one; null while it is the current verdict",
+		),
 		opportunity_status: OpportunityStatus.describe("The opportunity's status after this verdict"),
 	})
 	.meta({ id: "Feedback" });
@@ -256,7 +283,11 @@ export type AskBody = z.infer<typeof AskBody>;
 
 export const AskAnswer = z
 	.object({
-		answer: z.string().describe("Plain text grounded in the notice, its extraction and the company profile; says so plainly when the notice does not state something"),
+		answer: z
+			.string()
+			.describe(
+				"Plain text grounded in the notice, its extraction and the company profile; says so plainly when the notice does not state something",
+			),
 		model: z.string().describe("The model that composed the answer, e.g. `oms-extractive-1` for the built-in offline answerer"),
 	})
 	.meta({ id: "AskAnswer" });

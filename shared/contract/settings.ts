@@ -55,22 +55,30 @@ export const MAX_SUBMITTED_NOTIFICATION_EMAILS = 200;
 
 export const NotificationSettings = z
 	.object({
-		digest_days: z.array(z.number().int().min(1).max(7)).describe("ISO weekdays, 1 (Monday) to 7 (Sunday), ascending; empty pauses the digest"),
+		digest_days: z
+			.array(z.number().int().min(1).max(7))
+			.describe("ISO weekdays, 1 (Monday) to 7 (Sunday), ascending; empty pauses the digest"),
 		digest_hour: z.number().int().min(0).max(23).describe("Local hour of the digest in digest_tz, 0 to 23"),
 		digest_tz: z.string().describe("IANA time zone name"),
 		digest_min_score: z.number().int().min(0).max(100).describe("Only opportunities scoring at least this are sent"),
 		digest_max_items: z.number().int().min(3).max(15).describe("At most this many opportunities per digest, best first"),
 		notification_emails: z.array(z.string()).describe("Configured recipients (lower-cased, distinct); may be empty"),
 		amendment_notification_policy: AmendmentPolicy,
-		effective_recipients: z.array(z.string()).describe("The addresses actually used: notification_emails, or the account contact email when that list is empty"),
+		effective_recipients: z
+			.array(z.string())
+			.describe("The addresses actually used: notification_emails, or the account contact email when that list is empty"),
 		last_digest_sent_at: DateTime.nullable().describe("When the last digest was sent; null if never"),
-		next_digest_at: DateTime.nullable().describe("The next digest slot (UTC), honouring daylight-saving changes in digest_tz; null while digest_days is empty"),
+		next_digest_at: DateTime.nullable().describe(
+			"The next digest slot (UTC), honouring daylight-saving changes in digest_tz; null while digest_days is empty",
+		),
 	})
 	.meta({ id: "NotificationSettings" });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
 /** The settings of a company that has never changed them. */
-export const DEFAULT_NOTIFICATION_SETTINGS: Readonly<Omit<NotificationSettings, "effective_recipients" | "last_digest_sent_at" | "next_digest_at">> = {
+export const DEFAULT_NOTIFICATION_SETTINGS: Readonly<
+	Omit<NotificationSettings, "effective_recipients" | "last_digest_sent_at" | "next_digest_at">
+> = {
 	digest_days: [1, 2, 3, 4, 5],
 	digest_hour: 7,
 	digest_tz: "UTC",
@@ -94,10 +102,21 @@ export const UpdateNotificationSettingsBody = z
 		digest_min_score: z.number().int().min(0).max(100).optional().describe("0 to 100"),
 		digest_max_items: z.number().int().min(3).max(15).optional().describe("3 to 15"),
 		notification_emails: z
-			.array(z.string().trim().toLowerCase().max(254).meta({ format: "email" }).pipe(z.email({ message: "Not a valid email address" })))
+			.array(
+				z
+					.string()
+					.trim()
+					.toLowerCase()
+					.max(254)
+					.meta({ format: "email" })
+					.pipe(z.email({ message: "Not a valid email address" })),
+			)
 			.max(MAX_SUBMITTED_NOTIFICATION_EMAILS)
 			.overwrite((emails) => [...new Set(emails)])
-			.refine((emails) => emails.length <= MAX_NOTIFICATION_EMAILS, `At most ${MAX_NOTIFICATION_EMAILS} distinct addresses after trimming, lower-casing and de-duplication`)
+			.refine(
+				(emails) => emails.length <= MAX_NOTIFICATION_EMAILS,
+				`At most ${MAX_NOTIFICATION_EMAILS} distinct addresses after trimming, lower-casing and de-duplication`,
+			)
 			.optional()
 			.describe(
 				"At most 200 entries submitted, each a valid address; entries are trimmed, lower-cased and de-duplicated (first occurrence kept), then at most 10 distinct addresses are allowed. Replaces the list; an empty list falls back to the account contact email (see effective_recipients).",

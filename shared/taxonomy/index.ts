@@ -10,8 +10,30 @@ import { normalizeCode, structuralAncestors, type Scheme } from "./codes.ts";
 export { Scheme, normalizeCode, structuralAncestors } from "./codes.ts";
 
 export const CPV_LANGUAGES = [
-	"bg", "cs", "da", "de", "el", "en", "es", "et", "fi", "fr", "ga", "hr",
-	"hu", "it", "lt", "lv", "mt", "nl", "pl", "pt", "ro", "sk", "sl", "sv",
+	"bg",
+	"cs",
+	"da",
+	"de",
+	"el",
+	"en",
+	"es",
+	"et",
+	"fi",
+	"fr",
+	"ga",
+	"hr",
+	"hu",
+	"it",
+	"lt",
+	"lv",
+	"mt",
+	"nl",
+	"pl",
+	"pt",
+	"ro",
+	"sk",
+	"sl",
+	"sv",
 ] as const;
 export const Language = z.enum(CPV_LANGUAGES);
 export type Language = z.infer<typeof Language>;
@@ -65,7 +87,10 @@ export function available(scheme: Scheme): boolean {
 type Node = { title: string; labels?: readonly string[]; active?: boolean };
 type Index = Map<string, Node>;
 
-const CpvFile = z.object({ languages: z.array(z.string()), entries: z.array(z.tuple([z.string(), z.string().nullable(), z.array(z.string())])) });
+const CpvFile = z.object({
+	languages: z.array(z.string()),
+	entries: z.array(z.tuple([z.string(), z.string().nullable(), z.array(z.string())])),
+});
 const PairFile = z.object({ entries: z.array(z.tuple([z.string(), z.string()])) });
 const PscFile = z.object({
 	entries: z.array(z.tuple([z.string(), z.string(), z.string(), z.string(), z.string().nullable(), z.boolean()])),
@@ -79,7 +104,8 @@ function index(scheme: Scheme): Index {
 			const en = f.languages.indexOf("en");
 			for (const [code, , labels] of f.entries) out.set(code, { title: labels[en] ?? "", labels });
 		} else if (scheme === "psc") {
-			for (const [code, name, full, , , active] of PscFile.parse(readGz("psc.json.gz")).entries) out.set(code, { title: full || name, active });
+			for (const [code, name, full, , , active] of PscFile.parse(readGz("psc.json.gz")).entries)
+				out.set(code, { title: full || name, active });
 		} else {
 			for (const [code, title] of PairFile.parse(readGz(`${scheme}.json.gz`)).entries) out.set(code, { title });
 		}
@@ -146,7 +172,12 @@ export function isWithin(scheme: Scheme, raw: string, ancestorRaw: string): bool
 	const code = canonical(scheme, raw);
 	const anc = canonical(scheme, ancestorRaw);
 	if (!code || !anc) return false;
-	return code === anc || structuralAncestors(scheme, code).map((c) => (scheme === "naics" && c.length === 2 ? naicsSector(c) : c)).includes(anc);
+	return (
+		code === anc ||
+		structuralAncestors(scheme, code)
+			.map((c) => (scheme === "naics" && c.length === 2 ? naicsSector(c) : c))
+			.includes(anc)
+	);
 }
 
 /** A CPV code's label in a language (English when the language is not one of the 24). */

@@ -4,14 +4,7 @@
 import { eld } from "eld/small";
 import { createStemmer } from "multilingual-stemmer";
 import stopwordLists from "stopword";
-import {
-	isTextLanguage,
-	LANGUAGE_ALIASES,
-	STOPWORD_LIST,
-	TRUNCATE_AT,
-	TRUNCATED,
-	type TextLanguage,
-} from "./languages.ts";
+import { isTextLanguage, LANGUAGE_ALIASES, STOPWORD_LIST, TRUNCATE_AT, TRUNCATED, type TextLanguage } from "./languages.ts";
 
 export { isTextLanguage, TEXT_LANGUAGES, type TextLanguage } from "./languages.ts";
 
@@ -55,13 +48,67 @@ const sentenceSegmenters = new Map<string, Intl.Segmenter>();
 // Tokens that end with a period without ending a sentence (ICU's segmenter, as Node ships it,
 // has no abbreviation suppressions: it would end one after "e.g.", "Mr." or "No.").
 const ABBREVIATIONS = new Set([
-	"no", "nos", "nr", "inc", "co", "corp", "ltd", "llc", "st", "mr", "mrs", "ms", "dr", "jr", "sr", "vs", "approx", "fig",
-	"ref", "rev", "vol", "sec", "art", "para", "dept", "govt", "est", "min", "max", "tel", "ft", "lb", "oz", "cf", "al", "ca",
-	"pt", "pp", "ext", "ave", "blvd", "rd", "bldg", "rm", "ste", "mt", "etc", "incl", "excl", "z.b", "bzw", "ggf", "evt", "ev",
+	"no",
+	"nos",
+	"nr",
+	"inc",
+	"co",
+	"corp",
+	"ltd",
+	"llc",
+	"st",
+	"mr",
+	"mrs",
+	"ms",
+	"dr",
+	"jr",
+	"sr",
+	"vs",
+	"approx",
+	"fig",
+	"ref",
+	"rev",
+	"vol",
+	"sec",
+	"art",
+	"para",
+	"dept",
+	"govt",
+	"est",
+	"min",
+	"max",
+	"tel",
+	"ft",
+	"lb",
+	"oz",
+	"cf",
+	"al",
+	"ca",
+	"pt",
+	"pp",
+	"ext",
+	"ave",
+	"blvd",
+	"rd",
+	"bldg",
+	"rm",
+	"ste",
+	"mt",
+	"etc",
+	"incl",
+	"excl",
+	"z.b",
+	"bzw",
+	"ggf",
+	"evt",
+	"ev",
 ]);
 
 function endsWithAbbreviation(sentence: string): boolean {
-	const token = sentence.slice(sentence.lastIndexOf(" ") + 1).replace(/^["'(\[]+/, "").replace(/\.$/, "");
+	const token = sentence
+		.slice(sentence.lastIndexOf(" ") + 1)
+		.replace(/^["'(\[]+/, "")
+		.replace(/\.$/, "");
 	if (token.length === 0 || !sentence.endsWith(".")) return false;
 	if (/^\p{Lu}$/u.test(token)) return true; // an initial
 	if (/^(?:\p{L}\.){1,5}\p{L}?$/u.test(token)) return true; // U.S, e.g, p.m
@@ -100,7 +147,9 @@ const STEM_CACHE_MAX = 200_000;
 function stemmerFor(lang: TextLanguage): Stemmer {
 	let s = stemmers.get(lang);
 	if (!s) {
-		s = TRUNCATED.has(lang) ? (w) => (w.length > TRUNCATE_AT ? w.slice(0, TRUNCATE_AT) : w) : createStemmer(lang as Parameters<typeof createStemmer>[0]);
+		s = TRUNCATED.has(lang)
+			? (w) => (w.length > TRUNCATE_AT ? w.slice(0, TRUNCATE_AT) : w)
+			: createStemmer(lang as Parameters<typeof createStemmer>[0]);
 		stemmers.set(lang, s);
 	}
 	return s;
@@ -137,7 +186,12 @@ export function isStopword(word: string, lang: TextLanguage = "en"): boolean {
 
 /** A stem without diacritics, so that an upper-case Greek title and an accented label agree. */
 export function foldOf(stem: string): string {
-	return /[^\x00-\x7f]/.test(stem) ? stem.normalize("NFD").replace(/\p{M}+/gu, "").replace(/ς/g, "σ") : stem;
+	return /[^\x00-\x7f]/.test(stem)
+		? stem
+				.normalize("NFD")
+				.replace(/\p{M}+/gu, "")
+				.replace(/ς/g, "σ")
+		: stem;
 }
 
 /** The content words of a text as folded stems: words, minus stopwords and one-letter tokens. */

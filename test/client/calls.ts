@@ -11,7 +11,9 @@ export function client(baseUrl: string, headers: Record<string, string>) {
 export async function integratorCalls(baseUrl: string, cookie: string, origin: string) {
 	const browser = client(baseUrl, { Cookie: cookie, Origin: origin });
 	const scopes = await browser.GET("/api/v1/scopes");
-	const created = await browser.POST("/api/v1/api-keys", { body: { name: "generated client", scopes: ["opportunities:read", "profile:read"] } });
+	const created = await browser.POST("/api/v1/api-keys", {
+		body: { name: "generated client", scopes: ["opportunities:read", "profile:read"] },
+	});
 	if (!created.data) throw new Error(`key creation failed: ${JSON.stringify(created.error)}`);
 	const secret: string = created.data.secret;
 	const suffix: string = created.data.key.display_suffix;
@@ -19,7 +21,9 @@ export async function integratorCalls(baseUrl: string, cookie: string, origin: s
 	const integrator = client(baseUrl, { Authorization: `Bearer ${secret}` });
 	const me = await integrator.GET("/api/v1/me");
 	const kind: "api_key" | "session" | undefined = me.data?.credential.kind;
-	const opportunities = await integrator.GET("/api/v1/opportunities", { params: { query: { sort: "-score", limit: 25, status: ["new", "notified"] } } });
+	const opportunities = await integrator.GET("/api/v1/opportunities", {
+		params: { query: { sort: "-score", limit: 25, status: ["new", "notified"] } },
+	});
 	const denied = await integrator.POST("/api/v1/opportunities/{id}/feedback", {
 		params: { path: { id: "00000000-0000-4000-8000-000000000000" } },
 		body: { verdict: "not_relevant", reason: "services contract" },

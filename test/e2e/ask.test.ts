@@ -45,10 +45,20 @@ beforeAll(async () => {
 		deadline: "2027-03-03T22:00:00.000Z",
 		details: {
 			items: [{ description: "Portable air quality monitor, PM2.5/PM10", quantity: 12, unit: "each" }],
-			versions: [{ version: "v2", at: "2027-01-20T10:00:00Z", summary: "deadline moved from 2027-03-03T22:00:00Z to 2027-03-10T22:00:00Z", fields: ["deadline"] }],
+			versions: [
+				{
+					version: "v2",
+					at: "2027-01-20T10:00:00Z",
+					summary: "deadline moved from 2027-03-03T22:00:00Z to 2027-03-10T22:00:00Z",
+					fields: ["deadline"],
+				},
+			],
 		},
 	});
-	oppId = await match(stack, acme.tenantId, noticeId, { product_match: { product_id: randomUUID(), name: "AQ Sentinel 300", model: "AQS-300" }, product_match_name: "AQ Sentinel 300" });
+	oppId = await match(stack, acme.tenantId, noticeId, {
+		product_match: { product_id: randomUUID(), name: "AQ Sentinel 300", model: "AQS-300" },
+		product_match_name: "AQ Sentinel 300",
+	});
 	globexOpp = await match(stack, globex.tenantId, await notice(stack, { title: "Globex only" }));
 });
 afterAll(async () => {
@@ -124,7 +134,9 @@ describe("POST /opportunities/{id}/ask: answers", () => {
 
 	it("says plainly when the notice does not state something", async () => {
 		expect(await answerTo({ question: "Who is the incumbent supplier?" })).toMatch(/^The notice does not state/);
-		expect(await answerTo({ question: "What is the budget for this purchase?" })).toMatch(/^The notice does not state an estimated value or budget/);
+		expect(await answerTo({ question: "What is the budget for this purchase?" })).toMatch(
+			/^The notice does not state an estimated value or budget/,
+		);
 	});
 
 	it("answers from the company's side: the matched product", async () => {
@@ -134,7 +146,10 @@ describe("POST /opportunities/{id}/ask: answers", () => {
 	});
 
 	it("answers from the company's side: its profile and the eligibility verdict (when the catalog answers)", async (ctx) => {
-		const patched = await api(stack, "PATCH", "/profile", { cookie: acme.cookie, body: { company_name: "Acme Air Instruments", certifications: [{ name: "ISO 9001" }] } });
+		const patched = await api(stack, "PATCH", "/profile", {
+			cookie: acme.cookie,
+			body: { company_name: "Acme Air Instruments", certifications: [{ name: "ISO 9001" }] },
+		});
 		const answer = await answerTo({ question: "Are we eligible to bid on this?" });
 		expect(answer).toContain("Matching judged the company eligible");
 		// The profile comes from the catalog service; ask answers without it when it is unavailable.
@@ -178,7 +193,11 @@ describe("POST /opportunities/{id}/ask: access", () => {
 	it("limits questions per company per minute (429 rate_limited with Retry-After); other companies are not slowed", async () => {
 		const chatty = await companyWithSession(stack, "Chatty Co");
 		const key = (await apiKey(stack, chatty, ["opportunities:read"])).secret;
-		const id = await match(stack, chatty.tenantId, await notice(stack, { title: "Lab centrifuges", description: "Quotes are due March 1, 2027." }));
+		const id = await match(
+			stack,
+			chatty.tenantId,
+			await notice(stack, { title: "Lab centrifuges", description: "Quotes are due March 1, 2027." }),
+		);
 		const statuses: number[] = [];
 		let last!: Awaited<ReturnType<typeof ask>>;
 		for (let i = 0; i < 26; i++) {

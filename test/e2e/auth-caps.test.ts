@@ -49,7 +49,8 @@ const expectCapped = (res: ApiResponse, what: RegExp) => {
 	expect(res.status, JSON.stringify(res.body)).toBe(403);
 	expect(res.body).toMatchObject({ error: "forbidden", message: expect.stringMatching(what), requestId: expect.any(String) });
 };
-const byStatus = (all: ApiResponse[]) => all.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const byStatus = (all: ApiResponse[]) =>
+	all.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
 
 describe(`active API keys per company (cap ${KEY_CAP})`, () => {
 	it(`lets exactly ${KEY_CAP} of 60 concurrent creates through and refuses the rest`, async () => {
@@ -95,7 +96,10 @@ describe(`active API keys per company (cap ${KEY_CAP})`, () => {
 			created_at: new Date(),
 		});
 		// As an earlier release wrote them: 48 active and 5 revoked keys, none holding a place.
-		await m.apiKeys.insertMany([...Array.from({ length: 48 }, (_, i) => row(i, false)), ...Array.from({ length: 5 }, (_, i) => row(100 + i, true))]);
+		await m.apiKeys.insertMany([
+			...Array.from({ length: 48 }, (_, i) => row(i, false)),
+			...Array.from({ length: 5 }, (_, i) => row(100 + i, true)),
+		]);
 		const all = await Promise.all(Array.from({ length: 6 }, (_, i) => createKey(legacy, `new ${i}`)));
 		expect(byStatus(all)).toEqual({ 201: 2, 403: 4 });
 		expect(await activeKeys(legacy)).toHaveLength(KEY_CAP);
@@ -120,12 +124,17 @@ describe(`live sessions per account (cap ${SESSION_CAP})`, () => {
 	const email = `sessions-${Date.now()}@example.com`;
 	let tenantId: string;
 	const signIn = async () =>
-		api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}`, "X-Service-Tenant": tenantId } });
+		api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}`, "X-Service-Tenant": tenantId },
+		});
 	const cookieOf = (r: ApiResponse) => r.headers.get("set-cookie")!.split(";")[0]!;
 	let cookies: string[] = [];
 
 	beforeAll(async () => {
-		({ tenantId } = await stack.broker.call<{ tenantId: string }, object>("auth-keys.createTenant", { name: "Cap Sessions Co", ownerEmail: email }));
+		({ tenantId } = await stack.broker.call<{ tenantId: string }, object>("auth-keys.createTenant", {
+			name: "Cap Sessions Co",
+			ownerEmail: email,
+		}));
 	});
 
 	it(`lets exactly ${SESSION_CAP} of 25 concurrent sign-ins through and refuses the rest`, async () => {

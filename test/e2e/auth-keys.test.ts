@@ -42,7 +42,8 @@ describe("scopes and request ids", () => {
 			"settings:write",
 			"dashboard:read",
 		]);
-		for (const s of res.body.scopes) expect(s).toEqual({ value: expect.any(String), label: expect.stringMatching(/\w/), description: expect.stringMatching(/\w/) });
+		for (const s of res.body.scopes)
+			expect(s).toEqual({ value: expect.any(String), label: expect.stringMatching(/\w/), description: expect.stringMatching(/\w/) });
 		expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
 		expect(res.headers.get("ratelimit-limit")).toBeTruthy();
 	});
@@ -63,7 +64,10 @@ describe("scopes and request ids", () => {
 
 describe("browser sessions", () => {
 	it("signs in with a verified ID token and answers the session record with a safe cookie", async () => {
-		const res = await fetch(`${stack.url}/api/v1/session`, { method: "POST", headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email })}` } });
+		const res = await fetch(`${stack.url}/api/v1/session`, {
+			method: "POST",
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email })}` },
+		});
 		expect(res.status).toBe(200);
 		const body = await res.json();
 		expect(body).toEqual({
@@ -102,19 +106,27 @@ describe("browser sessions", () => {
 	});
 
 	it("requires a verified email", async () => {
-		const res = await api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email, emailVerified: false })}` } });
+		const res = await api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email, emailVerified: false })}` },
+		});
 		expectError(res, 403, "unverified_email");
 	});
 
 	it("refuses an email already bound to another identity", async () => {
-		const res = await api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email, subject: "another-subject" })}` } });
+		const res = await api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email, subject: "another-subject" })}` },
+		});
 		expectError(res, 409, "identity_conflict");
 	});
 
 	it("answers no_membership for an account without a company or a company it is not in", async () => {
-		const stranger = await api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email: `stranger-${Date.now()}@example.com` })}` } });
+		const stranger = await api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email: `stranger-${Date.now()}@example.com` })}` },
+		});
 		expectError(stranger, 403, "no_membership");
-		const other = await api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email })}`, "X-Service-Tenant": globex.tenantId } });
+		const other = await api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email: acme.email })}`, "X-Service-Tenant": globex.tenantId },
+		});
 		expectError(other, 403, "no_membership");
 	});
 
@@ -123,7 +135,9 @@ describe("browser sessions", () => {
 		await stack.broker.call("auth-keys.setMembership", { tenantId: acme.tenantId, email, status: "active" });
 		await stack.broker.call("auth-keys.setMembership", { tenantId: globex.tenantId, email, status: "active" });
 		const token = await mintDevIdToken({ email });
-		const chosen = await api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${token}`, "X-Service-Tenant": globex.tenantId } });
+		const chosen = await api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${token}`, "X-Service-Tenant": globex.tenantId },
+		});
 		expect(chosen.status).toBe(200);
 		expect(chosen.body.tenant.id).toBe(globex.tenantId);
 		expect(chosen.body.memberships).toHaveLength(2);
@@ -147,13 +161,19 @@ describe("browser sessions", () => {
 		await stack.broker.call("auth-keys.setMembership", { tenantId: acme.tenantId, email, status: "disabled" });
 		expectError(await api(stack, "GET", "/me", { key: key.secret }), 401, "unauthorized");
 		expectError(await api(stack, "GET", "/me", { cookie }), 403, "membership_disabled");
-		const res = await api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}`, "X-Service-Tenant": acme.tenantId } });
+		const res = await api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email })}`, "X-Service-Tenant": acme.tenantId },
+		});
 		expectError(res, 403, "membership_disabled");
 	});
 
 	it("needs an allowed Origin for cookie-authenticated changes", async () => {
 		expectError(await api(stack, "POST", "/api-keys", { cookie: acme.cookie, origin: null, body: { name: "x" } }), 403, "forbidden");
-		expectError(await api(stack, "POST", "/api-keys", { cookie: acme.cookie, origin: "https://evil.example", body: { name: "x" } }), 403, "forbidden");
+		expectError(
+			await api(stack, "POST", "/api-keys", { cookie: acme.cookie, origin: "https://evil.example", body: { name: "x" } }),
+			403,
+			"forbidden",
+		);
 	});
 
 	it("ends the session on DELETE; the cookie then stops working", async () => {
@@ -173,7 +193,11 @@ describe("GET /me", () => {
 		expect(res.status).toBe(200);
 		expect(res.body.user.email).toBe(acme.email);
 		expect(res.body.tenant).toEqual({ id: acme.tenantId, name: "Acme Resale" });
-		expect(res.body.credential).toEqual({ kind: "session", api_key_id: null, scopes: expect.arrayContaining(["dashboard:read", "profile:write"]) });
+		expect(res.body.credential).toEqual({
+			kind: "session",
+			api_key_id: null,
+			scopes: expect.arrayContaining(["dashboard:read", "profile:write"]),
+		});
 		expect(res.body.credential.scopes).toHaveLength(7);
 	});
 
@@ -187,7 +211,10 @@ describe("GET /me", () => {
 
 describe("API keys", () => {
 	it("creates a key whose secret is shown once and never listed", async () => {
-		const res = await api(stack, "POST", "/api-keys", { cookie: acme.cookie, body: { name: "CRM sync", scopes: ["opportunities:read", "dashboard:read"] } });
+		const res = await api(stack, "POST", "/api-keys", {
+			cookie: acme.cookie,
+			body: { name: "CRM sync", scopes: ["opportunities:read", "dashboard:read"] },
+		});
 		expect(res.status).toBe(201);
 		const { key, secret } = res.body;
 		expect(secret).toMatch(/^oms_live_[A-Za-z0-9_-]{43}$/);
@@ -222,13 +249,26 @@ describe("API keys", () => {
 	it("lets a key do what its scopes allow and nothing else", async () => {
 		const { secret } = await apiKey(stack, acme, ["opportunities:read"]);
 		expect((await api(stack, "GET", "/opportunities", { key: secret })).status).not.toBe(403);
-		const write = await api(stack, "POST", `/opportunities/${crypto.randomUUID()}/feedback`, { key: secret, body: { verdict: "relevant" } });
+		const write = await api(stack, "POST", `/opportunities/${crypto.randomUUID()}/feedback`, {
+			key: secret,
+			body: { verdict: "relevant" },
+		});
 		expectError(write, 403, "insufficient_scope");
 		expect(write.body.message).toContain("opportunities:write");
 	});
 
 	it("never lets an API key create, list or revoke keys", async () => {
-		const { secret, id } = await apiKey(stack, acme, [...["opportunities:read", "opportunities:write", "profile:read", "profile:write", "settings:read", "settings:write", "dashboard:read"]]);
+		const { secret, id } = await apiKey(stack, acme, [
+			...[
+				"opportunities:read",
+				"opportunities:write",
+				"profile:read",
+				"profile:write",
+				"settings:read",
+				"settings:write",
+				"dashboard:read",
+			],
+		]);
 		const before = await keyCount(acme);
 		expectError(await api(stack, "POST", "/api-keys", { key: secret, body: { name: "escalate", scopes: [] } }), 403, "forbidden");
 		expectError(await api(stack, "GET", "/api-keys", { key: secret }), 403, "forbidden");
@@ -263,7 +303,8 @@ describe("API keys", () => {
 			if (path) {
 				expect(res.body.issues.map((i: any) => i.path)).toContain(path);
 				expect(res.body.issue_count).toBe(res.body.issues.length);
-				for (const i of res.body.issues) expect(i).toEqual({ path: expect.any(String), code: expect.any(String), message: expect.any(String) });
+				for (const i of res.body.issues)
+					expect(i).toEqual({ path: expect.any(String), code: expect.any(String), message: expect.any(String) });
 			}
 		}
 		expect(await keyCount(acme)).toBe(before);
@@ -296,7 +337,9 @@ describe("API keys", () => {
 		const listed = (await api(stack, "GET", "/api-keys", { cookie: acme.cookie })).body.keys.find((k: any) => k.id === id);
 		expect(listed.revoked_at).toMatch(/Z$/);
 		expect((await api(stack, "DELETE", `/api-keys/${id}`, { cookie: acme.cookie })).status).toBe(204);
-		expect((await api(stack, "GET", "/api-keys", { cookie: acme.cookie })).body.keys.find((k: any) => k.id === id).revoked_at).toBe(listed.revoked_at);
+		expect((await api(stack, "GET", "/api-keys", { cookie: acme.cookie })).body.keys.find((k: any) => k.id === id).revoked_at).toBe(
+			listed.revoked_at,
+		);
 		expectError(await api(stack, "DELETE", `/api-keys/${crypto.randomUUID()}`, { cookie: acme.cookie }), 404, "not_found");
 		const bad = await api(stack, "DELETE", "/api-keys/not-a-uuid", { cookie: acme.cookie });
 		expectError(bad, 400, "validation_failed");
@@ -317,7 +360,15 @@ describe("API keys", () => {
 	it("rejects forged, truncated and malformed keys the same way", async () => {
 		const { secret } = await apiKey(stack, acme, []);
 		const flip = secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A");
-		for (const k of [secret.slice(0, -1), flip, `oms_live_${"A".repeat(43)}`, `oms_test_${secret.slice(9)}`, secret.slice(9), `${secret}x`, "oms_live_"]) {
+		for (const k of [
+			secret.slice(0, -1),
+			flip,
+			`oms_live_${"A".repeat(43)}`,
+			`oms_test_${secret.slice(9)}`,
+			secret.slice(9),
+			`${secret}x`,
+			"oms_live_",
+		]) {
 			const res = await api(stack, "GET", "/me", { key: k });
 			expectError(res, 401, "unauthorized");
 			expect(res.body.message).toBe("Missing or invalid credential");

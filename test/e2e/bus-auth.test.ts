@@ -42,7 +42,9 @@ async function joined(env: Record<string, string>, nodeID: string): Promise<Serv
 async function refusal(env: Record<string, string>, nodeID: string): Promise<string> {
 	const b = brokerWith(env, nodeID);
 	const errors: string[] = [];
-	b.localBus.on("$transporter.error", (p: { error?: { message?: string; code?: string } }) => errors.push(`${p.error?.code ?? ""} ${p.error?.message ?? ""}`));
+	b.localBus.on("$transporter.error", (p: { error?: { message?: string; code?: string } }) =>
+		errors.push(`${p.error?.code ?? ""} ${p.error?.message ?? ""}`),
+	);
 	void b.start().catch(() => undefined);
 	const first = await waitFor(`${nodeID} to be refused`, async () => errors[0], 10_000);
 	expect(b.transit?.connected, `${nodeID} connected`).toBe(false);
@@ -68,7 +70,10 @@ describe("a NATS that requires a user and password", () => {
 
 	it("lets brokers with the credentials (in the URL or as NATS_USER and NATS_PASSWORD) call each other", async () => {
 		const inUrl = await joined({ TRANSPORTER: nats.url }, "in-url");
-		const separate = await joined({ TRANSPORTER: `nats://${nats.address}`, NATS_USER: nats.user, NATS_PASSWORD: nats.password }, "separate");
+		const separate = await joined(
+			{ TRANSPORTER: `nats://${nats.address}`, NATS_USER: nats.user, NATS_PASSWORD: nats.password },
+			"separate",
+		);
 		await inUrl.waitForServices(["echo-separate"], 10_000);
 		await separate.waitForServices(["echo-in-url"], 10_000);
 		expect(await inUrl.call("echo-separate.hello")).toBe("separate");
@@ -84,7 +89,14 @@ describe("a NATS that requires a user and password", () => {
 	it("runs a service process that joins with the credentials and never logs the password", async () => {
 		const port = await freePort();
 		// debug: everything Moleculer and our code log about the transporter and its connection.
-		const env = { SERVICES: "gateway", NODE_ID: "gw-auth", PORT: String(port), NAMESPACE: namespace, TRANSPORTER: nats.url, NODE_ENV: "test" };
+		const env = {
+			SERVICES: "gateway",
+			NODE_ID: "gw-auth",
+			PORT: String(port),
+			NAMESPACE: namespace,
+			TRANSPORTER: nats.url,
+			NODE_ENV: "test",
+		};
 		const gateway = startServiceProcess({ ...env, LOG_LEVEL: "debug", LOG_PRETTY: "false" });
 		procs.push(gateway);
 		const watcher = await joined({ TRANSPORTER: nats.url }, "watcher");
@@ -133,7 +145,23 @@ describe("a NATS that also requires TLS", () => {
 		ssl("req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", "/CN=oms test CA");
 		ssl("req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1");
 		writeFileSync(join(dir, "san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-		ssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "1", "-extfile", "san.ext");
+		ssl(
+			"x509",
+			"-req",
+			"-in",
+			"server.csr",
+			"-CA",
+			"ca.crt",
+			"-CAkey",
+			"ca.key",
+			"-CAcreateserial",
+			"-out",
+			"server.crt",
+			"-days",
+			"1",
+			"-extfile",
+			"san.ext",
+		);
 		tlsNats = await startNatsServer({ tls: { certFile: join(dir, "server.crt"), keyFile: join(dir, "server.key") } });
 	}, 30_000);
 	afterAll(async () => {
@@ -142,7 +170,12 @@ describe("a NATS that also requires TLS", () => {
 	});
 
 	it("joins over tls:// with the CA that signed the server's certificate", async () => {
-		const env = { TRANSPORTER: `tls://${tlsNats.address}`, NATS_USER: tlsNats.user, NATS_PASSWORD: tlsNats.password, NATS_TLS_CA_FILE: join(dir, "ca.crt") };
+		const env = {
+			TRANSPORTER: `tls://${tlsNats.address}`,
+			NATS_USER: tlsNats.user,
+			NATS_PASSWORD: tlsNats.password,
+			NATS_TLS_CA_FILE: join(dir, "ca.crt"),
+		};
 		const a = await joined(env, "tls-a");
 		const b = await joined(env, "tls-b");
 		await a.waitForServices(["echo-tls-b"], 10_000);
@@ -151,7 +184,10 @@ describe("a NATS that also requires TLS", () => {
 	});
 
 	it("refuses a server whose certificate it cannot verify", async () => {
-		const err = await refusal({ TRANSPORTER: `tls://${tlsNats.address}`, NATS_USER: tlsNats.user, NATS_PASSWORD: tlsNats.password }, "no-ca");
+		const err = await refusal(
+			{ TRANSPORTER: `tls://${tlsNats.address}`, NATS_USER: tlsNats.user, NATS_PASSWORD: tlsNats.password },
+			"no-ca",
+		);
 		expect(err).toMatch(/certificate/i);
 	});
 });

@@ -26,7 +26,9 @@ async function redisAnswers(): Promise<true | undefined> {
 }
 
 async function startRedis(): Promise<void> {
-	redis = spawn("/usr/bin/redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+	redis = spawn("/usr/bin/redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+		stdio: "ignore",
+	});
 	await waitFor("the test's redis-server", redisAnswers, 10_000);
 }
 
@@ -74,17 +76,33 @@ describe("durable indexing requests", () => {
 		const untouched = await cat.addProduct(stack, c, other.id, { name: "Its job is lost with Redis" });
 
 		await stopRedis();
-		const during = await quickly(() => h.api(stack, "POST", "/products", { key: c.key, body: { oem_partner_id: oem.id, name: "Saved during the outage", model: "D1" } }));
+		const during = await quickly(() =>
+			h.api(stack, "POST", "/products", { key: c.key, body: { oem_partner_id: oem.id, name: "Saved during the outage", model: "D1" } }),
+		);
 		expect(during.status, JSON.stringify(during.body)).toBe(201);
 		expect(during.body).toMatchObject({ name: "Saved during the outage", oem_name: "Durable OEM", status: "active" });
-		const changed = await quickly(() => h.api(stack, "PATCH", `/products/${before.id}`, { key: c.key, body: { description: "changed during the outage" } }));
+		const changed = await quickly(() =>
+			h.api(stack, "PATCH", `/products/${before.id}`, { key: c.key, body: { description: "changed during the outage" } }),
+		);
 		expect(changed.status).toBe(200);
 		expect(changed.body.description).toBe("changed during the outage");
-		const discontinued = await quickly(() => h.api(stack, "PATCH", `/products/${during.body.id}`, { key: c.key, body: { status: "discontinued" } }));
+		const discontinued = await quickly(() =>
+			h.api(stack, "PATCH", `/products/${during.body.id}`, { key: c.key, body: { status: "discontinued" } }),
+		);
 		expect(discontinued.body.status).toBe("discontinued");
-		const imported = await quickly(() => h.api(stack, "POST", "/products/import", { key: c.key, body: [{ partner: "Durable OEM", name: "Imported during the outage" }, { partner: "Durable OEM", name: "Imported too" }] }));
+		const imported = await quickly(() =>
+			h.api(stack, "POST", "/products/import", {
+				key: c.key,
+				body: [
+					{ partner: "Durable OEM", name: "Imported during the outage" },
+					{ partner: "Durable OEM", name: "Imported too" },
+				],
+			}),
+		);
 		expect(imported.body).toMatchObject({ created: 2 });
-		const deauthorized = await quickly(() => h.api(stack, "PATCH", `/products/partners/${oem.id}`, { key: c.key, body: { authorized: false } }));
+		const deauthorized = await quickly(() =>
+			h.api(stack, "PATCH", `/products/partners/${oem.id}`, { key: c.key, body: { authorized: false } }),
+		);
 		expect(deauthorized.body.authorized).toBe(false);
 		expect((await h.api(stack, "GET", "/products", { key: c.key })).body.items).toHaveLength(5);
 
@@ -109,7 +127,8 @@ describe("durable indexing requests", () => {
 			expect((await queue.jobs()).map((j) => j.id).sort()).toEqual(pending);
 
 			// Once the consumer marks each version done, nothing is pending and nothing is sent.
-			for (const v of views) expect(await stack.broker.call("catalog.markIndexed", { productId: v.productId, version: v.version })).toEqual({ done: true });
+			for (const v of views)
+				expect(await stack.broker.call("catalog.markIndexed", { productId: v.productId, version: v.version })).toEqual({ done: true });
 			expect(await stack.broker.call("catalog.reconcileIndexing", { graceMs: 0 })).toEqual({ fanouts: 0, sent: 0 });
 			expect((await queue.jobs()).map((j) => j.id).sort()).toEqual(pending);
 
@@ -130,7 +149,10 @@ describe("durable indexing requests", () => {
 		const v0 = (await cat.indexView(stack, p.id)).version;
 		// What a crash right after the partner's own write leaves behind: the flip and its fanout request.
 		const models = (stack.broker.getLocalService("catalog") as unknown as { m: { partners: any } }).m;
-		await models.partners.updateOne({ _id: oem.id }, { $set: { authorized: false, fanout: { requested: "0".repeat(24), requested_at: new Date(), pending: true, done: null } } });
+		await models.partners.updateOne(
+			{ _id: oem.id },
+			{ $set: { authorized: false, fanout: { requested: "0".repeat(24), requested_at: new Date(), pending: true, done: null } } },
+		);
 		expect(await cat.indexView(stack, p.id)).toMatchObject({ version: v0, matchable: false });
 
 		expect(await stack.broker.call("catalog.reconcileIndexing", { graceMs: 0 })).toMatchObject({ fanouts: 1 });

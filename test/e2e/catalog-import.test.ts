@@ -2,7 +2,16 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPartner, addProduct, catalogCompany, expectError, getOk, indexQueue, listAll, type CatalogCompany } from "../support/catalog.ts";
+import {
+	addPartner,
+	addProduct,
+	catalogCompany,
+	expectError,
+	getOk,
+	indexQueue,
+	listAll,
+	type CatalogCompany,
+} from "../support/catalog.ts";
 import { cli } from "../support/processes.ts";
 import { api, dropTestDatabases, startStack, type Stack } from "../support/stack.ts";
 
@@ -31,7 +40,8 @@ afterAll(async () => {
 });
 
 const importJson = (c: CatalogCompany, body: unknown) => api(stack, "POST", "/products/import", { key: c.key, body });
-const importCsv = (c: CatalogCompany, csv: string) => api(stack, "POST", "/products/import", { key: c.key, rawBody: csv, headers: { "Content-Type": "text/csv" } });
+const importCsv = (c: CatalogCompany, csv: string) =>
+	api(stack, "POST", "/products/import", { key: c.key, rawBody: csv, headers: { "Content-Type": "text/csv" } });
 const count = async (c: CatalogCompany) => (await listAll(stack, c, "limit=100")).length;
 const outcomes = (body: any) => body.rows.map((r: any) => [r.line, r.outcome, r.issues.map((i: any) => `${i.path}:${i.code}`)]);
 
@@ -39,7 +49,14 @@ describe("POST /products/import with a JSON array", () => {
 	it("creates each valid row on its own and reports duplicates and invalid rows by line", async () => {
 		const existing = await addProduct(stack, acme, hp.id, { name: "Existing", model: "E1" });
 		const res = await importJson(acme, [
-			{ partner: " hp  INC. ", name: "Import A", model: "IA", commodity_codes: ["43211503"], specs: { "a.b": 1, $z: 2 }, rep_status: "catalog" },
+			{
+				partner: " hp  INC. ",
+				name: "Import A",
+				model: "IA",
+				commodity_codes: ["43211503"],
+				specs: { "a.b": 1, $z: 2 },
+				rep_status: "catalog",
+			},
 			{ partner: "HP Inc.", name: "Existing", model: "E1", description: "would overwrite" },
 			{ partner: "HP Inc.", name: "import a", model: "ia" },
 			{ partner: "Nobody Corp", name: "Unknown partner" },
@@ -66,7 +83,16 @@ describe("POST /products/import with a JSON array", () => {
 		expect(dup.product_id).toBe(existing.id);
 		expect(again.product_id).toBe(a.product_id);
 		expect(res.body.rows.filter((r: any) => r.outcome === "invalid").every((r: any) => r.product_id === null)).toBe(true);
-		expect(await getOk(stack, acme, `/products/${a.product_id}`)).toMatchObject({ name: "Import A", oem_name: "HP Inc.", source: "import", specs: { "a.b": 1, $z: 2 }, rep_status: "catalog", status: "active", model: "IA", description: null });
+		expect(await getOk(stack, acme, `/products/${a.product_id}`)).toMatchObject({
+			name: "Import A",
+			oem_name: "HP Inc.",
+			source: "import",
+			specs: { "a.b": 1, $z: 2 },
+			rep_status: "catalog",
+			status: "active",
+			model: "IA",
+			description: null,
+		});
 		expect((await getOk(stack, acme, `/products/${existing.id}`)).description).toBeNull();
 		expect((await getOk(stack, acme, `/products/${res.body.rows[7].product_id}`)).status).toBe("discontinued");
 		// Saved rows requested indexing like any other save: each has its job, or is indexed already
@@ -74,9 +100,13 @@ describe("POST /products/import with a JSON array", () => {
 		const queue = indexQueue();
 		const jobs = new Set((await queue.jobs()).map((j) => j.data.productId));
 		await queue.close();
-		const { items } = await stack.broker.call<{ items: Array<{ productId: string }> }, object>("catalog.pendingIndexViews", { tenantId: acme.tenantId, limit: 500 });
+		const { items } = await stack.broker.call<{ items: Array<{ productId: string }> }, object>("catalog.pendingIndexViews", {
+			tenantId: acme.tenantId,
+			limit: 500,
+		});
 		const waiting = new Set(items.map((v) => v.productId));
-		for (const id of [a.product_id, res.body.rows[7].product_id]) expect(jobs.has(id) || !waiting.has(id), `${id}: no job, still waiting`).toBe(true);
+		for (const id of [a.product_id, res.body.rows[7].product_id])
+			expect(jobs.has(id) || !waiting.has(id), `${id}: no job, still waiting`).toBe(true);
 	});
 
 	it("names partners per company: another company's partner names are unknown", async () => {
@@ -88,7 +118,13 @@ describe("POST /products/import with a JSON array", () => {
 	it("takes 5,000 rows in one request and never overwrites on a second run", async () => {
 		const c = await catalogCompany(stack, "Bulk Co");
 		await addPartner(stack, c, "Bulk OEM");
-		const rows = Array.from({ length: 5000 }, (_, i) => ({ partner: "Bulk OEM", name: `Part ${i}`, model: `P-${i}`, commodity_codes: ["31161500"], specs: { size: `M${i % 20}` } }));
+		const rows = Array.from({ length: 5000 }, (_, i) => ({
+			partner: "Bulk OEM",
+			name: `Part ${i}`,
+			model: `P-${i}`,
+			commodity_codes: ["31161500"],
+			specs: { size: `M${i % 20}` },
+		}));
 		const started = Date.now();
 		const first = await importJson(c, rows);
 		const took = Date.now() - started;
@@ -131,9 +167,18 @@ describe("POST /products/import with CSV", () => {
 			[11, "invalid", ["name:too_big"]],
 		]);
 		const one = await getOk(stack, acme, `/products/${res.body.rows[0].product_id}`);
-		expect(one).toMatchObject({ name: "Scanner 1", model: "S1", commodity_codes: ["43211711", "43211712"], specs: { dpi: 600, "a.b": true }, description: null, source: "import" });
+		expect(one).toMatchObject({
+			name: "Scanner 1",
+			model: "S1",
+			commodity_codes: ["43211711", "43211712"],
+			specs: { dpi: 600, "a.b": true },
+			description: null,
+			source: "import",
+		});
 		expect(Object.keys(one.specs)).toEqual(["dpi", "a.b"]);
-		expect((await getOk(stack, acme, `/products/${res.body.rows[1].product_id}`)).description).toBe("First line\nsecond line, with a comma");
+		expect((await getOk(stack, acme, `/products/${res.body.rows[1].product_id}`)).description).toBe(
+			"First line\nsecond line, with a comma",
+		);
 	});
 
 	it("refuses a body that cannot be parsed with invalid_import, writing nothing", async () => {
@@ -152,7 +197,8 @@ describe("POST /products/import with CSV", () => {
 			expectError(res, 422, "invalid_import");
 			expect(res.body.message).toContain(message);
 		}
-		for (const body of [{ rows: [] }, { partner: "HP Inc.", name: "Not in an array" }]) expectError(await importJson(acme, body), 422, "invalid_import");
+		for (const body of [{ rows: [] }, { partner: "HP Inc.", name: "Not in an array" }])
+			expectError(await importJson(acme, body), 422, "invalid_import");
 		expect(await count(acme)).toBe(before);
 	});
 
@@ -160,11 +206,29 @@ describe("POST /products/import with CSV", () => {
 		const before = await count(acme);
 		expectError(await importJson(acme, []), 400, "validation_failed", "body");
 		expectError(await importCsv(acme, "partner,name\n\n"), 400, "validation_failed", "body");
-		expectError(await importJson(acme, Array.from({ length: 5001 }, (_, i) => ({ partner: "HP Inc.", name: `Too many ${i}` }))), 400, "validation_failed", "body");
-		expectError(await importCsv(acme, `partner,name\n${Array.from({ length: 5001 }, (_, i) => `HP Inc.,Too many ${i}`).join("\n")}`), 400, "validation_failed", "body");
+		expectError(
+			await importJson(
+				acme,
+				Array.from({ length: 5001 }, (_, i) => ({ partner: "HP Inc.", name: `Too many ${i}` })),
+			),
+			400,
+			"validation_failed",
+			"body",
+		);
+		expectError(
+			await importCsv(acme, `partner,name\n${Array.from({ length: 5001 }, (_, i) => `HP Inc.,Too many ${i}`).join("\n")}`),
+			400,
+			"validation_failed",
+			"body",
+		);
 		expectError(await importJson(acme, [{ partner: "HP Inc.", name: "ok" }, 42]), 400, "validation_failed", "body.1");
 		expectError(await api(stack, "POST", "/products/import", { key: acme.key }), 400, "validation_failed", "body");
-		expectError(await api(stack, "POST", "/products/import?dry_run=1", { key: acme.key, body: [{ partner: "HP Inc.", name: "ok" }] }), 400, "validation_failed", "");
+		expectError(
+			await api(stack, "POST", "/products/import?dry_run=1", { key: acme.key, body: [{ partner: "HP Inc.", name: "ok" }] }),
+			400,
+			"validation_failed",
+			"",
+		);
 		expect(await count(acme)).toBe(before);
 	});
 });
@@ -174,14 +238,26 @@ describe("npm run cli -- catalog:import", () => {
 		const c = await catalogCompany(stack, "Cli Co");
 		await addPartner(stack, c, "Cli OEM");
 		const file = join(dir, "products.csv");
-		await writeFile(file, `partner,name,model\n${Array.from({ length: 250 }, (_, i) => `Cli OEM,Widget ${i},W${i}`).join("\n")}\nNobody,Lost,L\n`);
+		await writeFile(
+			file,
+			`partner,name,model\n${Array.from({ length: 250 }, (_, i) => `Cli OEM,Widget ${i},W${i}`).join("\n")}\nNobody,Lost,L\n`,
+		);
 		const run = await cli(["catalog:import", "--tenant", c.tenantId, file]);
 		expect(run.code, run.stderr).toBe(0);
 		const summary = JSON.parse(run.stdout);
 		expect(summary).toMatchObject({ total: 251, created: 250, already_exists: 0, invalid: 1 });
-		expect(summary.rows[250]).toMatchObject({ line: 252, outcome: "invalid", issues: [expect.objectContaining({ code: "unknown_partner" })] });
+		expect(summary.rows[250]).toMatchObject({
+			line: 252,
+			outcome: "invalid",
+			issues: [expect.objectContaining({ code: "unknown_partner" })],
+		});
 		// Not a terminal: one line per tenth, ending at 100%.
-		expect(run.stderr.trim().split("\n").filter((l) => /^\d+% \(/.test(l))).toEqual(["30% (100/251)", "70% (200/251)", "100% (251/251)"]);
+		expect(
+			run.stderr
+				.trim()
+				.split("\n")
+				.filter((l) => /^\d+% \(/.test(l)),
+		).toEqual(["30% (100/251)", "70% (200/251)", "100% (251/251)"]);
 		expect(await count(c)).toBe(250);
 		expect((await getOk(stack, c, "/products/partners")).partners[0].active_product_count).toBe(250);
 	}, 60_000);

@@ -20,12 +20,16 @@ afterAll(async () => {
 });
 
 const partners = async (c: CatalogCompany) => (await getOk(stack, c, "/products/partners")).partners as any[];
-const patchPartner = (c: CatalogCompany, id: string, body: unknown) => api(stack, "PATCH", `/products/partners/${id}`, { key: c.key, body });
+const patchPartner = (c: CatalogCompany, id: string, body: unknown) =>
+	api(stack, "PATCH", `/products/partners/${id}`, { key: c.key, body });
 const patchProduct = (c: CatalogCompany, id: string, body: unknown) => api(stack, "PATCH", `/products/${id}`, { key: c.key, body });
 
 describe("POST /products/partners", () => {
 	it("adds an authorized partner with zero counts and answers 201 with its address", async () => {
-		const res = await api(stack, "POST", "/products/partners", { key: acme.key, body: { name: "  Hewlett Packard Enterprise ", relationship: "Gold partner", source_url: "https://hpe.example/partners/acme" } });
+		const res = await api(stack, "POST", "/products/partners", {
+			key: acme.key,
+			body: { name: "  Hewlett Packard Enterprise ", relationship: "Gold partner", source_url: "https://hpe.example/partners/acme" },
+		});
 		expect(res.status).toBe(201);
 		expect(res.body).toEqual({
 			id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -49,7 +53,10 @@ describe("POST /products/partners", () => {
 		expect((await patchProduct(acme, old.id, { status: "discontinued" })).status).toBe(200);
 		expect((await patchPartner(acme, p.id, { authorized: false })).body.authorized).toBe(false);
 
-		const again = await api(stack, "POST", "/products/partners", { key: acme.key, body: { name: "  NETAPP ", source_url: "https://netapp.example/find-a-partner" } });
+		const again = await api(stack, "POST", "/products/partners", {
+			key: acme.key,
+			body: { name: "  NETAPP ", source_url: "https://netapp.example/find-a-partner" },
+		});
 		expect(again.status).toBe(201);
 		expect(again.body).toMatchObject({
 			id: p.id,
@@ -67,11 +74,20 @@ describe("POST /products/partners", () => {
 
 		// Re-posting an authorized partner changes nothing but what is sent.
 		const third = await api(stack, "POST", "/products/partners", { key: acme.key, body: { name: "netapp", relationship: "Platinum" } });
-		expect(third.body).toMatchObject({ id: p.id, relationship: "Platinum", source_url: "https://netapp.example/find-a-partner", authorized: true });
+		expect(third.body).toMatchObject({
+			id: p.id,
+			relationship: "Platinum",
+			source_url: "https://netapp.example/find-a-partner",
+			authorized: true,
+		});
 	});
 
 	it("answers the same partner to concurrent first posts of one name", async () => {
-		const results = await Promise.all(Array.from({ length: 6 }, (_, i) => api(stack, "POST", "/products/partners", { key: acme.key, body: { name: i % 2 ? "Cisco Systems" : "cisco  systems" } })));
+		const results = await Promise.all(
+			Array.from({ length: 6 }, (_, i) =>
+				api(stack, "POST", "/products/partners", { key: acme.key, body: { name: i % 2 ? "Cisco Systems" : "cisco  systems" } }),
+			),
+		);
 		expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
 		expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
 		expect((await partners(acme)).filter((x) => x.name.toLowerCase().replace(/\s/g, "") === "ciscosystems")).toHaveLength(1);
@@ -94,7 +110,8 @@ describe("POST /products/partners", () => {
 			[{ name: "Ok", authorized: false }, "body"],
 			[["Ok"], "body"],
 		];
-		for (const [body, path] of cases) expectError(await api(stack, "POST", "/products/partners", { key: acme.key, body }), 400, "validation_failed", path);
+		for (const [body, path] of cases)
+			expectError(await api(stack, "POST", "/products/partners", { key: acme.key, body }), 400, "validation_failed", path);
 		expect((await partners(acme)).length).toBe(before);
 	});
 });
@@ -116,7 +133,11 @@ describe("PATCH /products/partners/{id}", () => {
 		expect(after.version > before.version).toBe(true);
 		expect((await indexView(stack, b.id)).version > before.version).toBe(true);
 
-		expectError(await api(stack, "POST", "/products", { key: acme.key, body: { oem_partner_id: p.id, name: "ThinkPad Z13" } }), 409, "partner_not_authorized");
+		expectError(
+			await api(stack, "POST", "/products", { key: acme.key, body: { oem_partner_id: p.id, name: "ThinkPad Z13" } }),
+			409,
+			"partner_not_authorized",
+		);
 		// Its products can still be edited (and discontinued) while it is de-authorized.
 		expect((await patchProduct(acme, a.id, { description: "14 inch business laptop" })).status).toBe(200);
 
@@ -130,7 +151,10 @@ describe("PATCH /products/partners/{id}", () => {
 		const p = await addPartner(stack, acme, "Fujitsu", { relationship: "Select partner" });
 		const prod = await addProduct(stack, acme, p.id, { name: "Primergy RX2540" });
 		const v = (await indexView(stack, prod.id)).version;
-		expect((await patchPartner(acme, p.id, { relationship: "Expert partner", authorized: true })).body).toMatchObject({ relationship: "Expert partner", authorized: true });
+		expect((await patchPartner(acme, p.id, { relationship: "Expert partner", authorized: true })).body).toMatchObject({
+			relationship: "Expert partner",
+			authorized: true,
+		});
 		expect((await patchPartner(acme, p.id, { relationship: null })).body.relationship).toBeNull();
 		expect((await indexView(stack, prod.id)).version).toBe(v);
 	});
@@ -160,7 +184,8 @@ describe("GET /products/partners", () => {
 		await addProduct(stack, c, zeiss.id, { name: "Primovert" });
 		await addProduct(stack, c, abbott.id, { name: "i-STAT" });
 		await api(stack, "PATCH", `/products/${x.id}`, { key: c.key, body: { status: "discontinued" } });
-		const counts = async () => Object.fromEntries((await partners(c)).map((p) => [p.name, [p.active_product_count, p.discontinued_product_count]]));
+		const counts = async () =>
+			Object.fromEntries((await partners(c)).map((p) => [p.name, [p.active_product_count, p.discontinued_product_count]]));
 		expect((await partners(c)).map((p) => p.name)).toEqual(["Abbott", "Mettler Toledo", "zeiss"]);
 		expect(await counts()).toEqual({ Abbott: [1, 0], "Mettler Toledo": [0, 0], zeiss: [1, 1] });
 		await api(stack, "PATCH", `/products/${x.id}`, { key: c.key, body: { status: "active", oem_partner_id: mettler.id } });
@@ -217,7 +242,12 @@ describe("company profile", () => {
 			updated_at: expect.stringMatching(/Z$/),
 		});
 		const second = await api(stack, "PATCH", "/profile", { key: c.key, body: { set_asides: [], places_served: ["US"] } });
-		expect(second.body).toMatchObject({ company_name: "Eligible Co LLC", set_asides: [], places_served: ["US"], naics_codes: ["423450", "33"] });
+		expect(second.body).toMatchObject({
+			company_name: "Eligible Co LLC",
+			set_asides: [],
+			places_served: ["US"],
+			naics_codes: ["423450", "33"],
+		});
 		expect(await getOk(stack, c, "/profile")).toEqual(second.body);
 		expect((await getOk(stack, globex, "/profile")).company_name).toBeNull();
 	});
@@ -242,7 +272,8 @@ describe("company profile", () => {
 			[{ certifications: [{ name: "ISO", level: 3 }] }, "body.certifications.0"],
 			[{ places_served: "US" }, "body.places_served"],
 		];
-		for (const [body, path] of cases) expectError(await api(stack, "PATCH", "/profile", { key: c.key, body }), 400, "validation_failed", path);
+		for (const [body, path] of cases)
+			expectError(await api(stack, "PATCH", "/profile", { key: c.key, body }), 400, "validation_failed", path);
 		expect(await getOk(stack, c, "/profile")).toEqual(before);
 	});
 });
@@ -250,7 +281,8 @@ describe("company profile", () => {
 describe("scopes", () => {
 	it("lets profile:read read and requires profile:write to change, naming the scope", async () => {
 		const reader = (await apiKey(stack, acme, ["profile:read"])).secret;
-		for (const path of ["/products/partners", "/products", "/profile"]) expect((await api(stack, "GET", path, { key: reader })).status).toBe(200);
+		for (const path of ["/products/partners", "/products", "/profile"])
+			expect((await api(stack, "GET", path, { key: reader })).status).toBe(200);
 		const writes: Array<[string, string, unknown]> = [
 			["POST", "/products/partners", { name: "Sneaky" }],
 			["PATCH", `/products/partners/${crypto.randomUUID()}`, { authorized: false }],

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../shared/cursor.ts";
-import { addPartner, addProduct, catalogCompany, expectError, getOk, indexQueue, indexView, listAll, type CatalogCompany } from "../support/catalog.ts";
+import {
+	addPartner,
+	addProduct,
+	catalogCompany,
+	expectError,
+	getOk,
+	indexQueue,
+	indexView,
+	listAll,
+	type CatalogCompany,
+} from "../support/catalog.ts";
 import { api, dropTestDatabases, startStack, type Stack } from "../support/stack.ts";
 
 // Catalog products over HTTP: every bound of the contract, uniqueness (also under concurrent
@@ -71,7 +81,15 @@ describe("POST /products", () => {
 
 	it("applies the defaults: model, description and source_url null, no codes, empty specs, carried, active", async () => {
 		const p = await addProduct(stack, acme, hp.id, { name: "LaserJet Pro 4001dn" });
-		expect(p).toMatchObject({ model: null, description: null, commodity_codes: [], specs: {}, rep_status: "carried", status: "active", source_url: null });
+		expect(p).toMatchObject({
+			model: null,
+			description: null,
+			commodity_codes: [],
+			specs: {},
+			rep_status: "carried",
+			status: "active",
+			source_url: null,
+		});
 	});
 
 	it("refuses a repeat of partner, name and model (case and spacing aside) with already_exists and never overwrites", async () => {
@@ -151,7 +169,11 @@ describe("POST /products", () => {
 			[[ok], "body"],
 		];
 		for (const [body, path] of cases) expectError(await post(acme, body), 400, "validation_failed", path);
-		const proto = await api(stack, "POST", "/products", { key: acme.key, rawBody: `{"oem_partner_id":"${hp.id}","name":"Proto","specs":{"__proto__":{"x":1}}}`, headers: { "Content-Type": "application/json" } });
+		const proto = await api(stack, "POST", "/products", {
+			key: acme.key,
+			rawBody: `{"oem_partner_id":"${hp.id}","name":"Proto","specs":{"__proto__":{"x":1}}}`,
+			headers: { "Content-Type": "application/json" },
+		});
 		expectError(proto, 400, "validation_failed");
 		expect(await count(acme)).toBe(before);
 	});
@@ -159,10 +181,22 @@ describe("POST /products", () => {
 
 describe("PATCH /products/{id}", () => {
 	it("changes only what is sent, clears model, description and source_url with null, and keeps created_at", async () => {
-		const p = await addProduct(stack, acme, hp.id, { name: "ProBook 450", model: "G10", description: "15.6 inch", source_url: "https://hp.example/probook", specs: { RAM: "16 GB" } });
+		const p = await addProduct(stack, acme, hp.id, {
+			name: "ProBook 450",
+			model: "G10",
+			description: "15.6 inch",
+			source_url: "https://hp.example/probook",
+			specs: { RAM: "16 GB" },
+		});
 		const res = await patch(acme, p.id, { description: null, source_url: null, commodity_codes: ["43211503"] });
 		expect(res.status, JSON.stringify(res.body)).toBe(200);
-		expect(res.body).toEqual({ ...p, description: null, source_url: null, commodity_codes: ["43211503"], updated_at: expect.stringMatching(/Z$/) });
+		expect(res.body).toEqual({
+			...p,
+			description: null,
+			source_url: null,
+			commodity_codes: ["43211503"],
+			updated_at: expect.stringMatching(/Z$/),
+		});
 		expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(p.updated_at));
 		const cleared = await patch(acme, p.id, { model: null, specs: { "b.c": 1, a: 2 }, rep_status: "catalog" });
 		expect(cleared.body).toMatchObject({ model: null, specs: { "b.c": 1, a: 2 }, rep_status: "catalog", name: "ProBook 450" });
@@ -305,7 +339,8 @@ describe("GET /products", () => {
 
 	it("refuses tampered cursors, cursors of another listing and bad parameters", async () => {
 		const { nextCursor } = await getOk(stack, c, "/products?limit=2");
-		const bad = async (query: string, path: string) => expectError(await api(stack, "GET", `/products?${query}`, { key: c.key }), 400, "validation_failed", path);
+		const bad = async (query: string, path: string) =>
+			expectError(await api(stack, "GET", `/products?${query}`, { key: c.key }), 400, "validation_failed", path);
 		await bad(`cursor=${encodeURIComponent(nextCursor.slice(0, -2) + "xx")}`, "cursor");
 		await bad(`cursor=${encodeURIComponent(encodeCursor({ k: Date.now(), id: ids[0]!, s: "another-listing" }))}`, "cursor");
 		await bad(`status=discontinued&cursor=${encodeURIComponent(nextCursor)}`, "cursor");
@@ -337,7 +372,9 @@ describe("indexing requests", () => {
 		const p = await addProduct(stack, acme, hp.id, { name: "Indexed One", specs: { Color: "Black" } });
 		const view = await indexView(stack, p.id);
 		const jobs = await jobsOf(p.id);
-		expect(jobs).toEqual([{ id: `${p.id}_${view.version}`, name: "index-product", data: { tenantId: acme.tenantId, productId: p.id, version: view.version } }]);
+		expect(jobs).toEqual([
+			{ id: `${p.id}_${view.version}`, name: "index-product", data: { tenantId: acme.tenantId, productId: p.id, version: view.version } },
+		]);
 	});
 
 	it("records a new one for each relevant change and none for a change only of source_url or of nothing", async () => {
@@ -349,7 +386,17 @@ describe("indexing requests", () => {
 		expect(await jobsOf(p.id)).toHaveLength(1);
 
 		const versions = [v0];
-		for (const change of [{ name: "Indexed 2" }, { model: "M2" }, { description: "d" }, { commodity_codes: ["1"] }, { specs: { a: 1 } }, { rep_status: "catalog" }, { status: "discontinued" }, { status: "active" }, { oem_partner_id: dell.id }]) {
+		for (const change of [
+			{ name: "Indexed 2" },
+			{ model: "M2" },
+			{ description: "d" },
+			{ commodity_codes: ["1"] },
+			{ specs: { a: 1 } },
+			{ rep_status: "catalog" },
+			{ status: "discontinued" },
+			{ status: "active" },
+			{ oem_partner_id: dell.id },
+		]) {
 			expect((await patch(acme, p.id, change)).status).toBe(200);
 			const v = (await indexView(stack, p.id)).version;
 			expect(v > versions[versions.length - 1]!, `${JSON.stringify(change)} ${versions.join(",")} ${v}`).toBe(true);
@@ -359,11 +406,34 @@ describe("indexing requests", () => {
 	});
 
 	it("shows indexing a bounded, deterministic subset of specs and what decides matching", async () => {
-		const specs: Record<string, unknown> = { "Very long": "v".repeat(150), nested: { depth: 1, deeper: { no: true }, list: ["a", 2] }, none: null, empty: "", mixed: [1, { x: 1 }] };
+		const specs: Record<string, unknown> = {
+			"Very long": "v".repeat(150),
+			nested: { depth: 1, deeper: { no: true }, list: ["a", 2] },
+			none: null,
+			empty: "",
+			mixed: [1, { x: 1 }],
+		};
 		for (let i = 0; i < 30; i++) specs[`k${i}`] = i;
-		const p = await addProduct(stack, acme, hp.id, { name: "Spec Sheet", model: "SS-1", description: "desc", commodity_codes: ["43211507"], specs });
+		const p = await addProduct(stack, acme, hp.id, {
+			name: "Spec Sheet",
+			model: "SS-1",
+			description: "desc",
+			commodity_codes: ["43211507"],
+			specs,
+		});
 		const view = await indexView(stack, p.id);
-		expect(view).toMatchObject({ tenantId: acme.tenantId, productId: p.id, name: "Spec Sheet", model: "SS-1", description: "desc", commodityCodes: ["43211507"], repStatus: "carried", status: "active", matchable: true, partner: { id: hp.id, name: "HP Inc.", authorized: true } });
+		expect(view).toMatchObject({
+			tenantId: acme.tenantId,
+			productId: p.id,
+			name: "Spec Sheet",
+			model: "SS-1",
+			description: "desc",
+			commodityCodes: ["43211507"],
+			repStatus: "carried",
+			status: "active",
+			matchable: true,
+			partner: { id: hp.id, name: "HP Inc.", authorized: true },
+		});
 		expect(view.specs).toHaveLength(20);
 		expect(view.specs.slice(0, 4)).toEqual([
 			{ key: "Very long", value: "v".repeat(100) },
@@ -373,7 +443,9 @@ describe("indexing requests", () => {
 		]);
 		expect(view.specs[19]).toEqual({ key: "k16", value: "16" });
 		expect(await indexView(stack, p.id)).toEqual(view);
-		await expect(stack.broker.call("catalog.indexView", { productId: p.id, tenantId: globex.tenantId })).rejects.toMatchObject({ type: "not_found" });
+		await expect(stack.broker.call("catalog.indexView", { productId: p.id, tenantId: globex.tenantId })).rejects.toMatchObject({
+			type: "not_found",
+		});
 	});
 
 	it("marks a version done only while it is the latest request", async () => {

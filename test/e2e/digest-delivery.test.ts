@@ -40,23 +40,44 @@ const waitForMail = async (count: number) => {
 	return inbox.length;
 };
 const opp = async (id: string) => (await h.api(stack, "GET", `/opportunities/${id}`, { key })).body;
-const run = (slot: string) => stack.broker.call<{ outcome: string }, object>("notifications.runDigest", { tenantId: company.tenantId, slot });
+const run = (slot: string) =>
+	stack.broker.call<{ outcome: string }, object>("notifications.runDigest", { tenantId: company.tenantId, slot });
 
 describe("the scheduled digest", () => {
 	const ids: Record<string, string> = {};
 
 	it("sends the best new opportunities at the company's slot, in its time zone, with reasons and links", async () => {
-		const s = await settings({ digest_days: [1, 2, 3, 4, 5, 6, 7], digest_hour: 8, digest_tz: "America/Chicago", digest_min_score: 60, digest_max_items: 3, notification_emails: ["Bids@Example.com", "ops@example.com"] });
+		const s = await settings({
+			digest_days: [1, 2, 3, 4, 5, 6, 7],
+			digest_hour: 8,
+			digest_tz: "America/Chicago",
+			digest_min_score: 60,
+			digest_max_items: 3,
+			notification_emails: ["Bids@Example.com", "ops@example.com"],
+		});
 		const deadline = "2027-03-10T23:00:00.000Z";
-		for (const [name, score, title] of [["a", 95, "Centrifuges <script>alert(1)</script>"], ["b", 90, "Freezers"], ["c", 80, "Pipettes"], ["d", 70, "Balances"], ["low", 50, "Gloves"], ["arch", 99, "Archived one"]] as const) {
-			ids[name] = await o.match(stack, company.tenantId, await o.notice(stack, { title, deadline }), { score, rationale: [{ feature: "exact_model_mention", points: 40, detail: `model named in ${name}` }] });
+		for (const [name, score, title] of [
+			["a", 95, "Centrifuges <script>alert(1)</script>"],
+			["b", 90, "Freezers"],
+			["c", 80, "Pipettes"],
+			["d", 70, "Balances"],
+			["low", 50, "Gloves"],
+			["arch", 99, "Archived one"],
+		] as const) {
+			ids[name] = await o.match(stack, company.tenantId, await o.notice(stack, { title, deadline }), {
+				score,
+				rationale: [{ feature: "exact_model_mention", points: 40, detail: `model named in ${name}` }],
+			});
 		}
 		await h.api(stack, "POST", `/opportunities/${ids.arch}/archive`, { key });
 
 		expect(await stack.broker.call("notifications.queueDueDigests", { now: s.next_digest_at })).toBe(1);
 		expect(await waitForMail(1)).toBe(1);
 		const mail = inbox[0]!;
-		expect((Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a!.value.map((v) => v.address))).toEqual(["bids@example.com", "ops@example.com"]);
+		expect((Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a!.value.map((v) => v.address))).toEqual([
+			"bids@example.com",
+			"ops@example.com",
+		]);
 		expect(mail.subject).toBe("Your opportunity digest: 3 new opportunities");
 		const text = mail.text!;
 		expect(text.indexOf("Centrifuges")).toBeLessThan(text.indexOf("Freezers"));
@@ -70,7 +91,8 @@ describe("the scheduled digest", () => {
 		expect(mail.messageId).toMatch(/^<digest\./);
 
 		// The opportunities are marked right after the send, so the mail can arrive a moment earlier.
-		for (const k of ["a", "b", "c"]) await waitFor(`${k} notified`, async () => ((await opp(ids[k]!)).status === "notified" ? true : undefined), 10_000);
+		for (const k of ["a", "b", "c"])
+			await waitFor(`${k} notified`, async () => ((await opp(ids[k]!)).status === "notified" ? true : undefined), 10_000);
 		expect((await opp(ids.d!)).status).toBe("new");
 		const after = await settings();
 		expect(after.last_digest_sent_at).toMatch(/Z$/);
@@ -133,7 +155,16 @@ describe("the scheduled digest", () => {
 		await o.match(stack, company.tenantId, await o.notice(stack, { title: "Spectrometers" }), { score: 90 });
 		const slot = new Date(Date.now() + 36 * 86400_000);
 		const svc = stack.broker.getLocalService("notifications") as unknown as { m: { deliveries: any } };
-		await svc.m.deliveries.create({ _id: `${company.tenantId}|${slot.getTime()}`, tenant_id: company.tenantId, slot, state: "sending", sending_until: new Date(Date.now() - 1000), recipients: ["bids@example.com"], items: [{ id: "x" }], created_at: new Date() });
+		await svc.m.deliveries.create({
+			_id: `${company.tenantId}|${slot.getTime()}`,
+			tenant_id: company.tenantId,
+			slot,
+			state: "sending",
+			sending_until: new Date(Date.now() - 1000),
+			recipients: ["bids@example.com"],
+			items: [{ id: "x" }],
+			created_at: new Date(),
+		});
 		const before = inbox.length;
 		expect((await run(slot.toISOString())).outcome).toBe("uncertain");
 		expect(inbox).toHaveLength(before);

@@ -24,7 +24,11 @@ let key: string;
 function ocdsPage(n: number) {
 	const releases = dev.releases.filter((r: { ocid: string }) => Number(r.ocid.slice(-3)) <= 20);
 	const half = Math.ceil(releases.length / 2);
-	return { ...dev, releases: n === 1 ? releases.slice(0, half) : releases.slice(half), ...(n === 1 ? { links: { next: "/ocds?page=2" } } : {}) };
+	return {
+		...dev,
+		releases: n === 1 ? releases.slice(0, half) : releases.slice(half),
+		...(n === 1 ? { links: { next: "/ocds?page=2" } } : {}),
+	};
 }
 
 beforeAll(async () => {
@@ -41,10 +45,22 @@ beforeAll(async () => {
 		if (url.pathname === "/flaky") return hits["/flaky"] === 1 ? res.writeHead(503).end("busy") : json(ocdsPage(2));
 		if (url.pathname === "/down") return res.writeHead(500).end("down");
 		if (url.pathname === "/ted/search" && req.method === "POST") {
-			return json({ notices: [{ "publication-number": "1-2024", links: { xml: { MUL: "/ted/xml/original" } } }, { "publication-number": "2-2024", links: { xml: { MUL: "/ted/xml/change" } } }], totalNoticeCount: 2 });
+			return json({
+				notices: [
+					{ "publication-number": "1-2024", links: { xml: { MUL: "/ted/xml/original" } } },
+					{ "publication-number": "2-2024", links: { xml: { MUL: "/ted/xml/change" } } },
+				],
+				totalNoticeCount: 2,
+			});
 		}
-		if (url.pathname === "/ted/xml/original") return res.writeHead(200, { "Content-Type": "application/xml" }).end(readFileSync(resolve(SAMPLES, "eforms_cn_24_open_original.xml")));
-		if (url.pathname === "/ted/xml/change") return res.writeHead(200, { "Content-Type": "application/xml" }).end(readFileSync(resolve(SAMPLES, "eforms_change-cn_24_open_dates_amendment.xml")));
+		if (url.pathname === "/ted/xml/original")
+			return res
+				.writeHead(200, { "Content-Type": "application/xml" })
+				.end(readFileSync(resolve(SAMPLES, "eforms_cn_24_open_original.xml")));
+		if (url.pathname === "/ted/xml/change")
+			return res
+				.writeHead(200, { "Content-Type": "application/xml" })
+				.end(readFileSync(resolve(SAMPLES, "eforms_change-cn_24_open_dates_amendment.xml")));
 		res.writeHead(404).end();
 	});
 	await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -70,7 +86,12 @@ afterAll(async () => {
 	server?.close();
 });
 
-const runs = async () => (await h.api(stack, "GET", "/dashboard", { key })).body.last_ingestion as Array<{ source: string; last_outcome: string; last_success_at: string | null }>;
+const runs = async () =>
+	(await h.api(stack, "GET", "/dashboard", { key })).body.last_ingestion as Array<{
+		source: string;
+		last_outcome: string;
+		last_success_at: string | null;
+	}>;
 async function pollNow(feed: string, attempts = 5) {
 	await q.producer(q.QUEUES.opportunitiesUpkeep).add("poll-feed", { feed }, { attempts, backoff: { type: "exponential", delay: 100 } });
 }
@@ -83,14 +104,18 @@ async function waitForRun(source: string, outcome = "succeeded") {
 	throw new Error(`no ${outcome} run of ${source}`);
 }
 const notices = async (source: string) => {
-	const svc = stack.broker.getLocalService("opportunities") as unknown as { m: { notices: { countDocuments(q: object): Promise<number> } } };
+	const svc = stack.broker.getLocalService("opportunities") as unknown as {
+		m: { notices: { countDocuments(q: object): Promise<number> } };
+	};
 	return svc.m.notices.countDocuments({ source });
 };
 
 describe("feed pollers", () => {
 	it("registers one schedule per configured feed", async () => {
 		const ids = (await q.producer(q.QUEUES.opportunitiesUpkeep).getJobSchedulers()).map((s) => s.key);
-		expect(ids).toEqual(expect.arrayContaining(["poll:sam", "poll:state-ocds", "poll:ted", "poll:flaky", "poll:down", "close-past-deadlines"]));
+		expect(ids).toEqual(
+			expect.arrayContaining(["poll:sam", "poll:state-ocds", "poll:ted", "poll:flaky", "poll:down", "close-past-deadlines"]),
+		);
 	});
 
 	it("polls SAM.gov with the API key and a posted-date window", async () => {

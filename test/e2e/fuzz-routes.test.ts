@@ -55,7 +55,12 @@ interface Probe {
 // -- The corpus ------------------------------------------------------------------------------
 
 const deep = (levels: number): string => "[".repeat(levels) + "]".repeat(levels);
-const HUGE_NUMBERS = ["1e400", "-1e400", "179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001", "18446744073709551616"];
+const HUGE_NUMBERS = [
+	"1e400",
+	"-1e400",
+	"179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+	"18446744073709551616",
+];
 
 /** Values that no text, number, boolean, enum or id field of the contract accepts. */
 const BAD_VALUES: Record<string, string> = {
@@ -137,7 +142,8 @@ function queryProbes(op: Operation, method: string, path: string): Probe[] {
 				return field.safeParse("\ufffd").success; // not UTF-8: the gateway reads U+FFFD
 			}
 		};
-		const q = (v: string, label: string) => probes.push({ label: `query ${name}: ${label}`, method, path: `${path}?${name}=${v}`, mayPass: takes(v) });
+		const q = (v: string, label: string) =>
+			probes.push({ label: `query ${name}: ${label}`, method, path: `${path}?${name}=${v}`, mayPass: takes(v) });
 		q("%24gt", "an operator name");
 		q(encodeURIComponent("x".repeat(5000)), "an oversize value");
 		q("%00", "a NUL");
@@ -154,21 +160,34 @@ function queryProbes(op: Operation, method: string, path: string): Probe[] {
 	return probes;
 }
 
-const BAD_IDS = ["not-a-uuid", "%E0%A4%A", "%00", "..%2F..%2Fetc", "00000000-0000-0000-0000-00000000000g", "%7B%22%24gt%22%3A%22%22%7D", "x".repeat(300)];
+const BAD_IDS = [
+	"not-a-uuid",
+	"%E0%A4%A",
+	"%00",
+	"..%2F..%2Fetc",
+	"00000000-0000-0000-0000-00000000000g",
+	"%7B%22%24gt%22%3A%22%22%7D",
+	"x".repeat(300),
+];
 
 function routeProbes(route: string): Probe[] {
 	const op = operationByAction.get(API_ROUTES[route]!)!;
 	const [method = "GET", template = "/"] = route.split(" ");
-	const path = template.replace(":id", op.action === "opportunities.get" || template.startsWith("/opportunities") ? opportunityId : "00000000-0000-4000-8000-000000000000");
+	const path = template.replace(
+		":id",
+		op.action === "opportunities.get" || template.startsWith("/opportunities") ? opportunityId : "00000000-0000-4000-8000-000000000000",
+	);
 	const probes = queryProbes(op, method, path);
-	if (template.includes(":id")) for (const id of BAD_IDS) probes.push({ label: `id ${id.slice(0, 20)}`, method, path: template.replace(":id", id) });
+	if (template.includes(":id"))
+		for (const id of BAD_IDS) probes.push({ label: `id ${id.slice(0, 20)}`, method, path: template.replace(":id", id) });
 	if (op.body) probes.push(...bodyProbes(op, method, path));
 	return probes.map((p) => ({ ...p, label: `${route}: ${p.label}` }));
 }
 
 // -- Sending and judging -----------------------------------------------------------------------
 
-const LEAKS = /\bat [\w.<>]+ \(|node_modules|\/work\/|\.ts:\d+|Mongo|mongoose|ferret|postgres|E11000|SQLSTATE|BSON|TypeError|ReferenceError|Cannot read prop|undefined is not/i;
+const LEAKS =
+	/\bat [\w.<>]+ \(|node_modules|\/work\/|\.ts:\d+|Mongo|mongoose|ferret|postgres|E11000|SQLSTATE|BSON|TypeError|ReferenceError|Cannot read prop|undefined is not/i;
 
 async function send(p: Probe): Promise<{ status: number; body: any; raw: string; requestId: string | null }> {
 	const headers: Record<string, string> = { Cookie: company.cookie, Origin: ORIGIN(), ...(p.headers ?? {}) };
@@ -222,14 +241,14 @@ describe("a hostile client's corpus against every route", () => {
 				p.mayPass && r.status < 300
 					? null
 					: r.status < 400 || r.status >= 500
-					? `status ${r.status}`
-					: !r.body || !ERROR_CODES.includes(r.body.error)
-						? "not the contract's error body"
-						: typeof r.body.message !== "string" || r.body.requestId !== r.requestId || !r.requestId
-							? "no message or requestId"
-							: LEAKS.test(r.raw)
-								? "server internals in the answer"
-								: null;
+						? `status ${r.status}`
+						: !r.body || !ERROR_CODES.includes(r.body.error)
+							? "not the contract's error body"
+							: typeof r.body.message !== "string" || r.body.requestId !== r.requestId || !r.requestId
+								? "no message or requestId"
+								: LEAKS.test(r.raw)
+									? "server internals in the answer"
+									: null;
 			if (problem) failures.push(`${p.label} -> ${problem}: ${r.raw.slice(0, 200)}`);
 		});
 		expect(failures.slice(0, 30), `${failures.length} of ${probes.length} probes`).toEqual([]);

@@ -32,15 +32,20 @@ describe("/readyz", () => {
 		expect(res.headers.get("retry-after")).toBe("5");
 		const body = res.json();
 		expect(body).toEqual({ error: "internal", message: expect.any(String), requestId: expect.any(String) });
-		for (const secret of ["redis", "rate-limits", "connect", "catalog", "auth-keys", "instance", "127.0.0.1", "("]) expect(res.text).not.toContain(secret);
+		for (const secret of ["redis", "rate-limits", "connect", "catalog", "auth-keys", "instance", "127.0.0.1", "("])
+			expect(res.text).not.toContain(secret);
 	});
 
 	it("keeps the details on the ops port: each failing check with its error", async () => {
 		const ops = `http://127.0.0.1:${opsPort(stack.broker)}`;
-		const { checks } = await waitFor("ops /readyz to fail", async () => {
-			const r = await get(`${ops}/readyz`);
-			return r.status === 503 ? r.json() : undefined;
-		}, 5000);
+		const { checks } = await waitFor(
+			"ops /readyz to fail",
+			async () => {
+				const r = await get(`${ops}/readyz`);
+				return r.status === 503 ? r.json() : undefined;
+			},
+			5000,
+		);
 		expect(checks["redis:rate-limits"]).toMatchObject({ status: "down", error: expect.any(String) });
 		expect(checks["routed-services"]).toMatchObject({ status: "down", error: expect.stringContaining("catalog") });
 		expect(checks["routed-services"].error).toContain("auth-keys");

@@ -88,7 +88,9 @@ describe("X-Service-Tenant", () => {
 	});
 
 	it("checks it on the sign-in route too, before the ID token is verified", async () => {
-		const res = await withoutCalls(() => api(stack, "POST", "/session", { headers: { Authorization: "Bearer a.b.c", "X-Service-Tenant": "../../etc" } }));
+		const res = await withoutCalls(() =>
+			api(stack, "POST", "/session", { headers: { Authorization: "Bearer a.b.c", "X-Service-Tenant": "../../etc" } }),
+		);
 		expectError(res, 400, "validation_failed");
 		expect(issuePaths(res)).toEqual(["X-Service-Tenant"]);
 	});
@@ -206,16 +208,25 @@ describe("the credential before the body", () => {
 	});
 
 	it("reads no body on the sign-in route, which takes none: its token is what counts", async () => {
-		expectError(await api(stack, "POST", "/session", { rawBody: "{not json", headers: { "Content-Type": "application/json" } }), 401, "unauthorized");
+		expectError(
+			await api(stack, "POST", "/session", { rawBody: "{not json", headers: { "Content-Type": "application/json" } }),
+			401,
+			"unauthorized",
+		);
 	});
 
 	it("still parses the bodies of authenticated requests (JSON and CSV)", async () => {
 		const created = await api(stack, "POST", "/products/partners", { key, body: { name: `Edge Partner ${Date.now()}` } });
 		expect(created.status, JSON.stringify(created.body)).toBe(201);
-		const raw = (rawBody: string, type: string) => api(stack, "POST", "/products/partners", { key, rawBody, headers: { "Content-Type": type } });
+		const raw = (rawBody: string, type: string) =>
+			api(stack, "POST", "/products/partners", { key, rawBody, headers: { "Content-Type": type } });
 		expectError(await raw("{not json", "application/json"), 400, "validation_failed");
 		expectError(await raw("<xml/>", "application/xml"), 415, "unsupported_type");
-		const imported = await api(stack, "POST", "/products/import", { key, rawBody: "partner,name\nAcme,Widget\n", headers: { "Content-Type": "text/csv" } });
+		const imported = await api(stack, "POST", "/products/import", {
+			key,
+			rawBody: "partner,name\nAcme,Widget\n",
+			headers: { "Content-Type": "text/csv" },
+		});
 		expect(imported.status, JSON.stringify(imported.body)).toBeLessThan(300);
 	});
 });
@@ -257,6 +268,7 @@ describe("response headers", () => {
 			await api(stack, "GET", "/api-keys", { cookie: company.cookie }),
 			await api(stack, "GET", "/me"),
 		];
-		for (const res of answers) expect(res.headers.get("cache-control"), `${res.status} ${JSON.stringify(res.body).slice(0, 80)}`).toBe("no-store");
+		for (const res of answers)
+			expect(res.headers.get("cache-control"), `${res.status} ${JSON.stringify(res.body).slice(0, 80)}`).toBe("no-store");
 	});
 });

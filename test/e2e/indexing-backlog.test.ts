@@ -22,7 +22,13 @@ let conn: Connection;
 const claims: Claims[] = [];
 const queue = indexQueue();
 
-const pending = async () => (await stack.broker.call<{ items: Array<{ productId: string; version: string }> }, object>("catalog.pendingIndexViews", { tenantId: acme.tenantId, limit: 500 })).items;
+const pending = async () =>
+	(
+		await stack.broker.call<{ items: Array<{ productId: string; version: string }> }, object>("catalog.pendingIndexViews", {
+			tenantId: acme.tenantId,
+			limit: 500,
+		})
+	).items;
 
 beforeAll(async () => {
 	process.env.WORKERS = "off";
@@ -30,7 +36,12 @@ beforeAll(async () => {
 	stack = await startStack("gateway,auth-keys,catalog,opportunities,matching");
 	acme = await catalogCompany(stack, "Backlog Co");
 	await addPartner(stack, acme, "Harwell");
-	const rows = Array.from({ length: ROWS }, (_, i) => ({ partner: "Harwell", name: `Harwell thermal camera ${i}`, model: `HW-${1000 + i}`, commodity_codes: ["46171610"] }));
+	const rows = Array.from({ length: ROWS }, (_, i) => ({
+		partner: "Harwell",
+		name: `Harwell thermal camera ${i}`,
+		model: `HW-${1000 + i}`,
+		commodity_codes: ["46171610"],
+	}));
 	const imported = await api(stack, "POST", "/products/import", { key: acme.key, body: rows });
 	expect(imported.status, JSON.stringify(imported.body)).toBe(200);
 	conn = await connectServiceDb("matching");
@@ -55,9 +66,14 @@ describe("an import's indexing backlog", () => {
 		});
 		// Each worker's own job: a product of the backlog, taken from the bulk lane.
 		const [a, b] = [waiting[0]!, waiting[ROWS - 1]!];
-		const done = await Promise.all([workers[0]!.onProduct(acme.tenantId, a.productId, a.version, true), workers[1]!.onProduct(acme.tenantId, b.productId, b.version, true)]);
+		const done = await Promise.all([
+			workers[0]!.onProduct(acme.tenantId, a.productId, a.version, true),
+			workers[1]!.onProduct(acme.tenantId, b.productId, b.version, true),
+		]);
 		const covered = done.reduce((n, d) => n + d.products, 0);
-		console.log(`indexing backlog: two workers took ${done.map((d) => d.products).join(" and ")} products; ${(await pending()).length} of ${ROWS} still waiting`);
+		console.log(
+			`indexing backlog: two workers took ${done.map((d) => d.products).join(" and ")} products; ${(await pending()).length} of ${ROWS} still waiting`,
+		);
 
 		// Without leases both would take the same oldest batch and cover about BATCH + 2 products.
 		expect(done.map((d) => d.products)).toEqual([BATCH + 1, BATCH + 1]);
@@ -66,7 +82,9 @@ describe("an import's indexing backlog", () => {
 		// Jobs left: those of products no batch took, and at most the two workers' own (the queue's
 		// runner, not the engine, completes those); a batch's products lost theirs.
 		const jobs = (await queue.jobs()).map((j) => j.data.productId as string);
-		expect(new Set(jobs)).toEqual(new Set([...jobs.filter((id) => id === a.productId || id === b.productId), ...left.map((v) => v.productId)]));
+		expect(new Set(jobs)).toEqual(
+			new Set([...jobs.filter((id) => id === a.productId || id === b.productId), ...left.map((v) => v.productId)]),
+		);
 		expect(jobs.length).toBeGreaterThanOrEqual(left.length);
 	});
 });

@@ -20,18 +20,30 @@ afterAll(async () => {
 	await dropTestDatabases();
 });
 
+const IMPORT_ROWS = 1_000;
+
 describe("product indexing lanes", () => {
 	it("indexes a single save while an import's backlog is still waiting", async () => {
 		const partner = await addPartner(stack, acme, "Harwell");
-		const rows = Array.from({ length: 400 }, (_, i) => ({ partner: "Harwell", name: `Harwell thermal camera ${i}`, model: `HW-${1000 + i}`, commodity_codes: ["46171610"] }));
+		const rows = Array.from({ length: IMPORT_ROWS }, (_, i) => ({
+			partner: "Harwell",
+			name: `Harwell thermal camera ${i}`,
+			model: `HW-${1000 + i}`,
+			commodity_codes: ["46171610"],
+		}));
 		const imported = await api(stack, "POST", "/products/import", { key: acme.key, body: rows });
 		expect(imported.status, JSON.stringify(imported.body)).toBe(200);
 		const single = await addProduct(stack, acme, partner.id, { name: "Harwell ptz camera", model: "HW-PTZ-9" });
 
-		const indexed = await waitFor("the single save to be indexed", async () => ((await queue.completedFor(single.id)) ? true : undefined), 30_000);
+		const indexed = await waitFor(
+			"the single save to be indexed",
+			async () => ((await queue.completedFor(single.id)) ? true : undefined),
+			30_000,
+		);
 		const left = await queue.backlog();
-		console.log(`indexing lanes: single save indexed with ${left} of the import's 400 jobs still waiting`);
+		console.log(`indexing lanes: single save indexed with ${left} of the import's ${IMPORT_ROWS} jobs still waiting`);
 		expect(indexed).toBe(true);
-		expect(left).toBeGreaterThan(200);
+		// Not behind the import: most of it is still waiting (the store drains ~150 a second now).
+		expect(left).toBeGreaterThan(IMPORT_ROWS * 0.4);
 	});
 });

@@ -27,7 +27,9 @@ const ingest = async (...paths: string[]) => {
 	return JSON.parse(r.stdout);
 };
 const stored = (source: string, sourceId: string) => {
-	const svc = stack.broker.getLocalService("opportunities") as unknown as { m: { notices: { findOne(q: object): { lean(): Promise<any> } } } };
+	const svc = stack.broker.getLocalService("opportunities") as unknown as {
+		m: { notices: { findOne(q: object): { lean(): Promise<any> } } };
+	};
 	return svc.m.notices.findOne({ source, source_id: sourceId }).lean();
 };
 
@@ -82,7 +84,10 @@ describe("ingest", () => {
 		await mkdir(join(dir, "bad"));
 		await writeFile(join(dir, "bad", "broken.json"), '{"releases": [');
 		await writeFile(join(dir, "bad", "garbage.xml"), "<notAnotice/>");
-		await writeFile(join(dir, "bad", "mixed.json"), JSON.stringify({ releases: [{ ocid: "ocds-evaldev-002", id: "x", date: "not a date", tag: ["tender"] }] }));
+		await writeFile(
+			join(dir, "bad", "mixed.json"),
+			JSON.stringify({ releases: [{ ocid: "ocds-evaldev-002", id: "x", date: "not a date", tag: ["tender"] }] }),
+		);
 		const before = await stored("ocds:evaldev", "ocds-evaldev-002");
 		const s = await ingest(join(dir, "bad"));
 		expect(s.rejected.length).toBeGreaterThanOrEqual(2);
@@ -126,8 +131,11 @@ describe("ingest", () => {
 		const id = await match(stack, company.tenantId, n._id, { score: 75 });
 		await api(stack, "POST", `/opportunities/${id}/archive`, { key });
 		const dash = await api(stack, "GET", "/dashboard", { key });
-		expect(dash.body.last_ingestion.map((r: any) => r.source)).toEqual(expect.arrayContaining(["ted", "ocds:evaldev", "ocds:uk-contracts-finder"]));
-		for (const r of dash.body.last_ingestion) expect(r).toMatchObject({ last_outcome: "succeeded", last_run_at: expect.stringMatching(/Z$/) });
+		expect(dash.body.last_ingestion.map((r: any) => r.source)).toEqual(
+			expect.arrayContaining(["ted", "ocds:evaldev", "ocds:uk-contracts-finder"]),
+		);
+		for (const r of dash.body.last_ingestion)
+			expect(r).toMatchObject({ last_outcome: "succeeded", last_run_at: expect.stringMatching(/Z$/) });
 		const detail = (await api(stack, "GET", `/opportunities/${id}`, { key })).body;
 		expect(detail.title).toBe(n.title);
 		expect(detail.archived_at).toMatch(/Z$/);

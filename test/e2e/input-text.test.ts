@@ -29,14 +29,39 @@ describe("unsafe text", () => {
 	it("is refused in every text field of the catalog, profile and keys, and nothing is stored", async () => {
 		const product = await addProduct(stack, c, partnerId, { name: "Clean product" });
 		for (const bad of [NUL, LONE, BELL]) {
-			expectError(await api(stack, "POST", "/products", { key: c.key, body: { oem_partner_id: partnerId, name: bad } }), 400, "validation_failed", "body.name");
-			expectError(await api(stack, "POST", "/products", { key: c.key, body: { oem_partner_id: partnerId, name: "Ok", specs: { [bad]: "x" } } }), 400, "validation_failed");
-			expectError(await api(stack, "PATCH", `/products/${product.id}`, { key: c.key, body: { description: bad } }), 400, "validation_failed", "body.description");
-			expectError(await api(stack, "POST", "/products/partners", { key: c.key, body: { name: bad } }), 400, "validation_failed", "body.name");
-			expectError(await api(stack, "PATCH", "/profile", { key: c.key, body: { company_name: bad } }), 400, "validation_failed", "body.company_name");
+			expectError(
+				await api(stack, "POST", "/products", { key: c.key, body: { oem_partner_id: partnerId, name: bad } }),
+				400,
+				"validation_failed",
+				"body.name",
+			);
+			expectError(
+				await api(stack, "POST", "/products", { key: c.key, body: { oem_partner_id: partnerId, name: "Ok", specs: { [bad]: "x" } } }),
+				400,
+				"validation_failed",
+			);
+			expectError(
+				await api(stack, "PATCH", `/products/${product.id}`, { key: c.key, body: { description: bad } }),
+				400,
+				"validation_failed",
+				"body.description",
+			);
+			expectError(
+				await api(stack, "POST", "/products/partners", { key: c.key, body: { name: bad } }),
+				400,
+				"validation_failed",
+				"body.name",
+			);
+			expectError(
+				await api(stack, "PATCH", "/profile", { key: c.key, body: { company_name: bad } }),
+				400,
+				"validation_failed",
+				"body.company_name",
+			);
 			const key = await api(stack, "POST", "/api-keys", { cookie: c.cookie, origin: ORIGIN(), body: { name: bad, scopes: [] } });
 			expectError(key, 400, "validation_failed", "body.name");
-			if (bad !== LONE) expectError(await api(stack, "GET", `/products?q=${encodeURIComponent(bad)}`, { key: c.key }), 400, "validation_failed", "q");
+			if (bad !== LONE)
+				expectError(await api(stack, "GET", `/products?q=${encodeURIComponent(bad)}`, { key: c.key }), 400, "validation_failed", "q");
 		}
 		const products = await listAll(stack, c);
 		expect(products.map((p) => p.name)).toEqual(["Clean product"]);

@@ -29,10 +29,18 @@ const opp: Record<string, string> = {};
 const feedbackIds: string[] = [];
 let ruleId: string;
 
-
 async function seller(name: string): Promise<Seller> {
 	const company = await companyWithSession(stack, name);
-	const key = (await apiKey(stack, company, ["opportunities:read", "opportunities:write", "settings:read", "settings:write", "profile:read", "profile:write"])).secret;
+	const key = (
+		await apiKey(stack, company, [
+			"opportunities:read",
+			"opportunities:write",
+			"settings:read",
+			"settings:write",
+			"profile:read",
+			"profile:write",
+		])
+	).secret;
 	const partner = (await api(stack, "POST", "/products/partners", { key, body: { name: "Cisco" } })).body;
 	const product = await api(stack, "POST", "/products", {
 		key,
@@ -67,7 +75,8 @@ beforeAll(async () => {
 	store = ruleModels(conn);
 	acme = await seller("Acme Networks");
 	globex = await seller("Globex Networks");
-	for (const site of ["Northern Hospital", "Southern Hospital", "Eastern Hospital"]) await notice(stack, { title: title(site), issuing_body: BODY });
+	for (const site of ["Northern Hospital", "Southern Hospital", "Eastern Hospital"])
+		await notice(stack, { title: title(site), issuing_body: BODY });
 	for (const site of ["Northern Hospital", "Southern Hospital", "Eastern Hospital"]) opp[site] = await opportunityTitled(acme, title(site));
 });
 afterAll(async () => {
@@ -80,14 +89,20 @@ describe("learning from verdicts", () => {
 	it("proposes an active issuing-body rule after three not_relevant verdicts, and a switched-off phrase rule", async () => {
 		expect(await rules(acme)).toEqual([]);
 		for (const site of ["Northern Hospital", "Southern Hospital", "Eastern Hospital"]) {
-			const res = await api(stack, "POST", `/opportunities/${opp[site]}/feedback`, { key: acme.key, body: { verdict: "not_relevant", reason: "We do not sell to this ministry" } });
+			const res = await api(stack, "POST", `/opportunities/${opp[site]}/feedback`, {
+				key: acme.key,
+				body: { verdict: "not_relevant", reason: "We do not sell to this ministry" },
+			});
 			expect(res.status, JSON.stringify(res.body)).toBe(201);
 			feedbackIds.push(res.body.id);
 		}
 		// One job proposes every rule the third verdict completes: wait for the last of them (phrases sort after issuing_body).
 		const all = await waitFor("the proposals", async () => {
 			const xs = await rules(acme);
-			return xs.some((r) => r.rule_type === "issuing_body" && r.evidence_count === 3) && xs.some((r) => r.rule_type === "phrase" && /network switches/.test(r.description)) ? xs : undefined;
+			return xs.some((r) => r.rule_type === "issuing_body" && r.evidence_count === 3) &&
+				xs.some((r) => r.rule_type === "phrase" && /network switches/.test(r.description))
+				? xs
+				: undefined;
 		});
 		const rule = all.find((r) => r.rule_type === "issuing_body");
 		expect(rule).toEqual({
@@ -120,7 +135,11 @@ describe("learning from verdicts", () => {
 			return d.score_source === "rule" ? d : undefined;
 		});
 		expect(ruled.score).toBe(lowered);
-		expect(ruled.rationale[0]).toEqual({ feature: "learned_rule", points: lowered - plain.score, detail: expect.stringContaining("Ministry of Health") });
+		expect(ruled.rationale[0]).toEqual({
+			feature: "learned_rule",
+			points: lowered - plain.score,
+			detail: expect.stringContaining("Ministry of Health"),
+		});
 
 		const off = await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: false } });
 		expect(off.status, JSON.stringify(off.body)).toBe(200);
@@ -132,7 +151,9 @@ describe("learning from verdicts", () => {
 		expect(restored.score).toBe(plain.score);
 		expect(restored.rationale.some((r: any) => r.feature === "learned_rule")).toBe(false);
 		// The dismissed opportunities the verdicts were about are restored too.
-		await waitFor("a dismissed opportunity restored", async () => ((await detail(acme, opp["Northern Hospital"]!)).score_source === "matcher" ? true : undefined));
+		await waitFor("a dismissed opportunity restored", async () =>
+			(await detail(acme, opp["Northern Hospital"]!)).score_source === "matcher" ? true : undefined,
+		);
 
 		const on = await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: true } });
 		expect(on.body.active).toBe(true);
@@ -144,7 +165,11 @@ describe("learning from verdicts", () => {
 	it("changes nothing when a feedback job is replayed", async () => {
 		const t = title("Western Clinic");
 		const mine = await opportunityTitled(acme, t);
-		const before = { rules: await rules(acme), opportunity: await detail(acme, mine), stored: await store.rules.find({ tenant_id: acme.tenantId }).lean() };
+		const before = {
+			rules: await rules(acme),
+			opportunity: await detail(acme, mine),
+			stored: await store.rules.find({ tenant_id: acme.tenantId }).lean(),
+		};
 		for (const feedbackId of feedbackIds) {
 			const r = await stack.broker.call<any, object>("matching.learnFeedback", { tenantId: acme.tenantId, feedbackId });
 			expect(r).toEqual({ created: 0, updated: 0, rescore: 0 });
@@ -157,12 +182,19 @@ describe("learning from verdicts", () => {
 	});
 
 	it("counts a changed verdict once, against the rule, and keeps a person's switch", async () => {
-		const res = await api(stack, "POST", `/opportunities/${opp["Eastern Hospital"]}/feedback`, { key: acme.key, body: { verdict: "relevant" } });
+		const res = await api(stack, "POST", `/opportunities/${opp["Eastern Hospital"]}/feedback`, {
+			key: acme.key,
+			body: { verdict: "relevant" },
+		});
 		expect(res.status).toBe(201);
 		// 2 not_relevant left, 1 relevant: net 1. The rule was last switched by a person, so it stays on.
-		const rule = await waitFor("the evidence to drop", async () => (await rules(acme)).find((r) => r.id === ruleId && r.evidence_count === 1));
+		const rule = await waitFor("the evidence to drop", async () =>
+			(await rules(acme)).find((r) => r.id === ruleId && r.evidence_count === 1),
+		);
 		expect(rule.active).toBe(true);
-		expect(rule.description).toBe("Lower the score of notices from Ministry of Health: 2 of your verdicts said not relevant; 1 said relevant");
+		expect(rule.description).toBe(
+			"Lower the score of notices from Ministry of Health: 2 of your verdicts said not relevant; 1 said relevant",
+		);
 		expect(await store.evidence.countDocuments({ tenant_id: acme.tenantId })).toBe(3);
 	});
 });
@@ -199,8 +231,16 @@ describe("access", () => {
 
 	it("validates the path and the body", async () => {
 		expectError(await api(stack, "PATCH", "/settings/rules/abc", { key: acme.key, body: { active: false } }), 400, "validation_failed");
-		expectError(await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: "no" } }), 400, "validation_failed");
-		expectError(await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: false, rule_type: "phrase" } }), 400, "validation_failed");
+		expectError(
+			await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: "no" } }),
+			400,
+			"validation_failed",
+		);
+		expectError(
+			await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: { active: false, rule_type: "phrase" } }),
+			400,
+			"validation_failed",
+		);
 		expectError(await api(stack, "PATCH", `/settings/rules/${ruleId}`, { key: acme.key, body: {} }), 400, "validation_failed");
 	});
 

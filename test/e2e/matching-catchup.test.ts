@@ -67,7 +67,10 @@ describe("a matching worker catching up with another's writes", () => {
 		await indexed(a, "Harwell thermal imaging camera", "HW-T640");
 		await b.sync(); // from here on, b reads only what is new
 		const id = await indexed(a, "Harwell thermal imaging camera", "HW-T860");
-		const n = await notice(stack, { title: "Thermal imaging cameras Harwell HW-T860", description: "Harwell HW-T860 thermal imaging camera, quantity 12." });
+		const n = await notice(stack, {
+			title: "Thermal imaging cameras Harwell HW-T860",
+			description: "Harwell HW-T860 thermal imaging camera, quantity 12.",
+		});
 		await b.onNotice(n);
 		expect(await scoredWith(n)).toContain(id);
 	});
@@ -80,7 +83,10 @@ describe("a matching worker catching up with another's writes", () => {
 		// Another worker took its seq before b's read and stores only now.
 		const late = await indexed(a, "Dräger self-contained breathing apparatus", "PSS-7000");
 		await m.products.updateOne({ _id: late }, { $set: { seq: read - 2_000 } });
-		const n = await notice(stack, { title: "Breathing apparatus Dräger PSS-7000", description: "Dräger PSS-7000 self-contained breathing apparatus, quantity 30." });
+		const n = await notice(stack, {
+			title: "Breathing apparatus Dräger PSS-7000",
+			description: "Dräger PSS-7000 self-contained breathing apparatus, quantity 30.",
+		});
 		await b.onNotice(n);
 		expect(await scoredWith(n)).toContain(late);
 	});
@@ -89,7 +95,10 @@ describe("a matching worker catching up with another's writes", () => {
 		const [a, b] = [engine(), engine()];
 		await indexed(a, "Olympus laboratory microscope", "CX23");
 		await b.sync();
-		const n = await notice(stack, { title: "Laboratory microscopes Olympus CX43", description: "Olympus CX43 upright laboratory microscope, quantity 8." });
+		const n = await notice(stack, {
+			title: "Laboratory microscopes Olympus CX43",
+			description: "Olympus CX43 upright laboratory microscope, quantity 8.",
+		});
 		await a.onNotice(n);
 		const p = await saved("Olympus laboratory microscope", "CX43");
 		await b.onProduct(acme.tenantId, p.id, p.version);

@@ -47,10 +47,14 @@ afterAll(async () => {
 
 describe("matching pipeline", () => {
 	it("turns new notices into the company's scored opportunities with a readable rationale", async () => {
-		const items = await waitFor("opportunities to be listed", async () => {
-			const xs = await list("?limit=100");
-			return xs.some((x) => x.title.includes("Catalyst 9300")) ? xs : undefined;
-		}, 60_000);
+		const items = await waitFor(
+			"opportunities to be listed",
+			async () => {
+				const xs = await list("?limit=100");
+				return xs.some((x) => x.title.includes("Catalyst 9300")) ? xs : undefined;
+			},
+			60_000,
+		);
 		const best = items.find((x) => /Catalyst 9300/.test(x.title))!;
 		expect(best.score).toBeGreaterThanOrEqual(60);
 		expect(items[0].score).toBe(best.score); // nothing outranks the tender that names the product
@@ -70,7 +74,13 @@ describe("matching pipeline", () => {
 		const best = await waitFor("the product's opportunity", async () => (await list()).find((x) => /Catalyst 9300/.test(x.title)));
 		const conn = await connectServiceDb("opportunities");
 		try {
-			const stamps = async () => new Map((await conn.collection("opportunities").find({ tenant_id: acme.tenantId }).project({ updated_at: 1 }).toArray()).map((d) => [d._id, String(d.updated_at)]));
+			const stamps = async () =>
+				new Map(
+					(await conn.collection("opportunities").find({ tenant_id: acme.tenantId }).project({ updated_at: 1 }).toArray()).map((d) => [
+						d._id,
+						String(d.updated_at),
+					]),
+				);
 			// The other notices' matching may still be landing: start from drained queues and a quiet moment.
 			for (const name of [QUEUES.noticeMatch, QUEUES.productIndex]) {
 				const queue = queueOf(name);
@@ -87,7 +97,10 @@ describe("matching pipeline", () => {
 				quiet = JSON.stringify([...now]) === JSON.stringify([...before]) ? quiet + 1 : 0;
 				before = now;
 			}
-			const indexed = await conn.useDb(conn.name.replace(/_opportunities$/, "_matching")).collection<{ _id: string; version: string }>("products").findOne({ _id: productId });
+			const indexed = await conn
+				.useDb(conn.name.replace(/_opportunities$/, "_matching"))
+				.collection<{ _id: string; version: string }>("products")
+				.findOne({ _id: productId });
 			await stack.broker.call("matching.matchProduct", { tenantId: acme.tenantId, productId, version: String(indexed!.version) });
 			const noticeId = (await conn.collection("opportunities").findOne({ _id: best.id as never }))!.notice_id as string;
 			const replayed = await stack.broker.call<{ tenants: number }, object>("matching.matchNotice", { noticeId });

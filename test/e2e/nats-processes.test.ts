@@ -15,7 +15,11 @@ beforeAll(async () => {
 	port = await freePort();
 	authKeys = startServiceProcess({ ...env, SERVICES: "auth-keys", NODE_ID: "auth-keys-1" });
 	gateway = startServiceProcess({ ...env, SERVICES: "gateway", NODE_ID: "gateway-1", PORT: String(port) });
-	await waitFor("the gateway to reach auth-keys", async () => ((await fetch(url("/scopes"))).status === 200 ? true : undefined), 45_000).catch((e) => {
+	await waitFor(
+		"the gateway to reach auth-keys",
+		async () => ((await fetch(url("/scopes"))).status === 200 ? true : undefined),
+		45_000,
+	).catch((e) => {
 		throw new Error(`${e.message}\n--- gateway:\n${gateway.output()}\n--- auth-keys:\n${authKeys.output()}`);
 	});
 }, 60_000);
@@ -41,14 +45,22 @@ describe("gateway and auth-keys over NATS", () => {
 		expect((await json(session)).tenant.id).toBe(tenantId);
 		const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
 
-		const key = await fetch(url("/api-keys"), { method: "POST", headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" }, body: JSON.stringify({ name: "wire", scopes: ["profile:read"] }) });
+		const key = await fetch(url("/api-keys"), {
+			method: "POST",
+			headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" },
+			body: JSON.stringify({ name: "wire", scopes: ["profile:read"] }),
+		});
 		expect(key.status).toBe(201);
 		secret = (await json(key)).secret;
 		const me = await fetch(url("/me"), { headers: { Authorization: `Bearer ${secret}` } });
 		expect(me.status).toBe(200);
 		expect((await json(me)).tenant.id).toBe(tenantId);
 
-		const bad = await fetch(url("/api-keys"), { method: "POST", headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" }, body: JSON.stringify({ name: "" }) });
+		const bad = await fetch(url("/api-keys"), {
+			method: "POST",
+			headers: { Cookie: cookie, Origin: "http://localhost:3000", "Content-Type": "application/json" },
+			body: JSON.stringify({ name: "" }),
+		});
 		expect(bad.status).toBe(400);
 		expect((await json(bad)).issues[0].path).toBe("body.name");
 	});

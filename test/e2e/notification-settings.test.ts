@@ -40,7 +40,11 @@ describe("notification settings", () => {
 	});
 
 	it("changes any subset, sorts weekdays and normalizes recipients", async () => {
-		const res = await patch({ digest_days: [5, 1, 3], digest_tz: "america/new_york", notification_emails: ["  Bids@Acme.Example ", "bids@acme.example", "ops@acme.example"] });
+		const res = await patch({
+			digest_days: [5, 1, 3],
+			digest_tz: "america/new_york",
+			notification_emails: ["  Bids@Acme.Example ", "bids@acme.example", "ops@acme.example"],
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).toMatchObject({
 			digest_days: [1, 3, 5],
@@ -49,11 +53,20 @@ describe("notification settings", () => {
 			notification_emails: ["bids@acme.example", "ops@acme.example"],
 			effective_recipients: ["bids@acme.example", "ops@acme.example"],
 		});
-		const local = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "numeric", hourCycle: "h23", weekday: "short" }).format(new Date(res.body.next_digest_at));
+		const local = new Intl.DateTimeFormat("en-US", {
+			timeZone: "America/New_York",
+			hour: "numeric",
+			hourCycle: "h23",
+			weekday: "short",
+		}).format(new Date(res.body.next_digest_at));
 		expect(local).toMatch(/^(Mon|Wed|Fri),? 0?7$/);
 		expect(await get()).toEqual(res.body);
 		const min = await patch({ digest_min_score: 75 });
-		expect(min.body).toMatchObject({ digest_min_score: 75, digest_days: [1, 3, 5], notification_emails: ["bids@acme.example", "ops@acme.example"] });
+		expect(min.body).toMatchObject({
+			digest_min_score: 75,
+			digest_days: [1, 3, 5],
+			notification_emails: ["bids@acme.example", "ops@acme.example"],
+		});
 	});
 
 	it("pauses with an empty weekday list and falls back to the contact email with no recipients", async () => {
@@ -88,7 +101,9 @@ describe("notification settings", () => {
 			expect(res.body.error).toBe("validation_failed");
 			if (path) expect(res.body.issues.map((i: any) => i.path)).toContain(path);
 		}
-		expect((await patch({ notification_emails: [...Array.from({ length: 150 }, () => "same@x.example"), "b@x.example"] })).status).toBe(200);
+		expect((await patch({ notification_emails: [...Array.from({ length: 150 }, () => "same@x.example"), "b@x.example"] })).status).toBe(
+			200,
+		);
 		expect((await get()).notification_emails).toEqual(["same@x.example", "b@x.example"]);
 		await patch({ notification_emails: before.notification_emails });
 		expect(await get()).toEqual(before);

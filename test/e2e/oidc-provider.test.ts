@@ -50,8 +50,13 @@ afterAll(async () => {
 describe("sign-in with an external OpenID Connect provider", () => {
 	it("verifies tokens against the provider's published keys", async () => {
 		const email = "buyer@example.org";
-		const { tenantId } = await stack.broker.call<{ tenantId: string }, object>("auth-keys.createTenant", { name: "Provider Co", ownerEmail: email });
-		const res = await helpers.api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await sign({ sub: "idp-user-1", email })}` } });
+		const { tenantId } = await stack.broker.call<{ tenantId: string }, object>("auth-keys.createTenant", {
+			name: "Provider Co",
+			ownerEmail: email,
+		});
+		const res = await helpers.api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await sign({ sub: "idp-user-1", email })}` },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.tenant.id).toBe(tenantId);
 		expect(jwksHits).toBeGreaterThan(0);
@@ -59,13 +64,17 @@ describe("sign-in with an external OpenID Connect provider", () => {
 
 	it("refuses the local development issuer's tokens when a provider is configured", async () => {
 		const { mintDevIdToken } = await import("../../shared/dev-issuer.ts");
-		const res = await helpers.api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await mintDevIdToken({ email: "buyer@example.org" })}` } });
+		const res = await helpers.api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await mintDevIdToken({ email: "buyer@example.org" })}` },
+		});
 		expect(res.status).toBe(401);
 		expect(res.body.error).toBe("unauthorized");
 	});
 
 	it("binds the identity on first sign-in and refuses another subject for that email", async () => {
-		const res = await helpers.api(stack, "POST", "/session", { headers: { Authorization: `Bearer ${await sign({ sub: "idp-user-2", email: "buyer@example.org" })}` } });
+		const res = await helpers.api(stack, "POST", "/session", {
+			headers: { Authorization: `Bearer ${await sign({ sub: "idp-user-2", email: "buyer@example.org" })}` },
+		});
 		expect(res.status).toBe(409);
 		expect(res.body.error).toBe("identity_conflict");
 	});

@@ -36,7 +36,12 @@ afterAll(async () => {
 });
 
 const VERDICTS = ["relevant", "not_relevant", "not_eligible", "wrong_product"] as const;
-const STATUS_AFTER: Record<string, string> = { relevant: "interested", not_relevant: "dismissed", not_eligible: "dismissed", wrong_product: "dismissed" };
+const STATUS_AFTER: Record<string, string> = {
+	relevant: "interested",
+	not_relevant: "dismissed",
+	not_eligible: "dismissed",
+	wrong_product: "dismissed",
+};
 
 describe("concurrent verdicts on one opportunity", () => {
 	it("leave exactly one current verdict, and the opportunity's status is that verdict's", async () => {
@@ -46,11 +51,16 @@ describe("concurrent verdicts on one opportunity", () => {
 			const id = await match(stack, company.tenantId, await notice(stack, { title: `Once verdicts ${round}` }), { score: 80 });
 			// Relevant and dismissing verdicts alternate, so a status from another verdict shows.
 			const verdicts = Array.from({ length: 20 }, (_, i) => (i % 2 ? "relevant" : VERDICTS[1 + ((i / 2 + round) % 3)]!));
-			const answers = await Promise.all(verdicts.map((verdict) => api(stack, "POST", `/opportunities/${id}/feedback`, { key, body: { verdict } })));
+			const answers = await Promise.all(
+				verdicts.map((verdict) => api(stack, "POST", `/opportunities/${id}/feedback`, { key, body: { verdict } })),
+			);
 			for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(201);
 
 			const current = await opps.feedback.find({ tenant_id: company.tenantId, opportunity_id: id, superseded_at: null }).lean();
-			expect(current.map((f) => f.verdict), `round ${round}`).toHaveLength(1);
+			expect(
+				current.map((f) => f.verdict),
+				`round ${round}`,
+			).toHaveLength(1);
 			expect(await opps.feedback.countDocuments({ tenant_id: company.tenantId, opportunity_id: id })).toBe(verdicts.length);
 			const opportunity = await api(stack, "GET", `/opportunities/${id}`, { key });
 			expect(opportunity.body.status, `round ${round}: current verdict ${current[0]!.verdict}`).toBe(STATUS_AFTER[current[0]!.verdict]);

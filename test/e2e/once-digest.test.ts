@@ -53,7 +53,9 @@ const run = (slot: Date) =>
 	);
 const mailsFor = (slot: Date) => inbox.filter((m) => m.messageId === `<digest.${company.tenantId}.${slot.getTime()}@oms>`);
 const delivery = async (slot: Date) => {
-	const svc = stack.broker.getLocalService("notifications") as unknown as { m: { deliveries: { findById(id: string): { lean(): Promise<any> } } } };
+	const svc = stack.broker.getLocalService("notifications") as unknown as {
+		m: { deliveries: { findById(id: string): { lean(): Promise<any> } } };
+	};
 	return svc.m.deliveries.findById(`${company.tenantId}|${slot.getTime()}`).lean();
 };
 const status = async (id: string) => (await h.api(stack, "GET", `/opportunities/${id}`, { key })).body.status;

@@ -46,7 +46,9 @@ describe("concurrent notification settings changes and digest ticks", () => {
 			const held = proxy.hold(nextSlotWrite, 1);
 			const first = patch({ digest_hour: (round * 5 + 3) % 24 });
 			await waitFor("the first change's slot write", async () => (held.hits > 0 ? true : undefined), 5000);
-			const changes = Array.from({ length: 9 }, (_, i) => (i % 2 ? { digest_hour: (round * 7 + i * 5) % 24 } : { digest_tz: ZONES[(round + i) % ZONES.length] }));
+			const changes = Array.from({ length: 9 }, (_, i) =>
+				i % 2 ? { digest_hour: (round * 7 + i * 5) % 24 } : { digest_tz: ZONES[(round + i) % ZONES.length] },
+			);
 			await Promise.all([
 				...changes.map(async (body) => expect((await patch(body)).status).toBe(200)),
 				// The scheduler reaching the slot moves next_digest_at at the same time.

@@ -43,7 +43,9 @@ describe("GET /api/v1/openapi.json", () => {
 	it("is OpenAPI 3.1.0, version 1.0.0, with every operation of the contract", () => {
 		expect(doc.openapi).toBe("3.1.0");
 		expect(doc.info.version).toBe("1.0.0");
-		const ops = Object.entries<any>(doc.paths).flatMap(([path, methods]) => Object.entries<any>(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${path}`, op })));
+		const ops = Object.entries<any>(doc.paths).flatMap(([path, methods]) =>
+			Object.entries<any>(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${path}`, op })),
+		);
 		expect(ops.map((o) => o.key).sort()).toEqual(OPERATIONS.map((o) => `${o.method} /api/v1${o.path}`).sort());
 		for (const { op } of ops) {
 			expect(op.operationId).toBeTruthy();

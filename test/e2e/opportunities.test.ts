@@ -26,8 +26,21 @@ beforeAll(async () => {
 	write = (await apiKey(stack, acme, ["opportunities:read", "opportunities:write", "dashboard:read"])).secret;
 	const day = 86400_000;
 	const specs: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-		["high", { title: "Centrifuge 5430 R (brand name or equal)", deadline: new Date(Date.now() + 3 * day).toISOString(), estimated_value: 45000, currency: "USD" }, { score: 91 }],
-		["mid", { title: "Lab freezers", issuing_body: "Veterans Affairs (VA)", deadline: new Date(Date.now() + 20 * day).toISOString() }, { score: 64 }],
+		[
+			"high",
+			{
+				title: "Centrifuge 5430 R (brand name or equal)",
+				deadline: new Date(Date.now() + 3 * day).toISOString(),
+				estimated_value: 45000,
+				currency: "USD",
+			},
+			{ score: 91 },
+		],
+		[
+			"mid",
+			{ title: "Lab freezers", issuing_body: "Veterans Affairs (VA)", deadline: new Date(Date.now() + 20 * day).toISOString() },
+			{ score: 64 },
+		],
 		["low", { title: "Pipettes", source: "sam", deadline: null }, { score: 35 }],
 		["unscored", { title: "Autoclave maintenance", deadline: new Date(Date.now() + 40 * day).toISOString() }, { score: null }],
 		["tie", { title: "Centrifuge rotor", deadline: new Date(Date.now() + 5 * day).toISOString() }, { score: 64 }],
@@ -85,10 +98,13 @@ describe("GET /opportunities", () => {
 		let cursor: string | null = null;
 		let pages = 0;
 		do {
-			const page: { items: any[]; nextCursor: string | null } = await list(`?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+			const page: { items: any[]; nextCursor: string | null } = await list(
+				`?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+			);
 			seen.push(...page.items.map((i) => i.id));
 			cursor = page.nextCursor;
-			if (pages++ === 0) ids.late = await match(stack, acme.tenantId, await notice(stack, { title: "Late arrival", deadline: null }), { score: 50 });
+			if (pages++ === 0)
+				ids.late = await match(stack, acme.tenantId, await notice(stack, { title: "Late arrival", deadline: null }), { score: 50 });
 		} while (cursor);
 		expect(new Set(seen).size).toBe(seen.length);
 		for (const k of ["high", "mid", "tie", "low", "unscored"]) expect(seen).toContain(ids[k]);
@@ -119,7 +135,10 @@ describe("GET /opportunities", () => {
 		expect(titles((await list("?source=sam")).items)).toEqual(["Pipettes"]);
 		expect((await list("?min_score=64")).items.map((i) => i.score)).toEqual([91, 64, 64]);
 		const soon = new Date(Date.now() + 10 * 86400_000).toISOString();
-		expect(titles((await list(`?deadline_before=${soon}&sort=deadline`)).items)).toEqual(["Centrifuge 5430 R (brand name or equal)", "Centrifuge rotor"]);
+		expect(titles((await list(`?deadline_before=${soon}&sort=deadline`)).items)).toEqual([
+			"Centrifuge 5430 R (brand name or equal)",
+			"Centrifuge rotor",
+		]);
 		expect((await list(`?deadline_after=${soon}`)).items.every((i) => Date.parse(i.deadline) > Date.parse(soon))).toBe(true);
 		expect((await list("?status=interested")).items).toEqual([]);
 		expect((await list("?status=new,notified")).items.length).toBeGreaterThanOrEqual(5);
@@ -128,7 +147,15 @@ describe("GET /opportunities", () => {
 
 describe("text search", () => {
 	it("also finds words of a notice's item lines", async () => {
-		const id = await match(stack, acme.tenantId, await notice(stack, { title: "Laboratory supplies", details: { items: [{ description: "Rotor kit XR-77 for benchtop centrifuge" }] } }), { score: 55 });
+		const id = await match(
+			stack,
+			acme.tenantId,
+			await notice(stack, {
+				title: "Laboratory supplies",
+				details: { items: [{ description: "Rotor kit XR-77 for benchtop centrifuge" }] },
+			}),
+			{ score: 55 },
+		);
 		expect((await list("?q=xr-77")).items.map((i) => i.id)).toEqual([id]);
 	});
 });
@@ -168,7 +195,14 @@ describe("archive", () => {
 		expect((await list("?archived=true")).items.map((i) => i.id)).toEqual([ids.mid]);
 
 		const detail = (await api(stack, "GET", `/opportunities/${ids.mid}`, { key: read })).body;
-		const noticeId = (await stack.broker.call<any, object>("opportunities.recordMatch", { tenantId: acme.tenantId, noticeId: await noticeOf(ids.mid!), matchVersion: version(), score: 88 })).id;
+		const noticeId = (
+			await stack.broker.call<any, object>("opportunities.recordMatch", {
+				tenantId: acme.tenantId,
+				noticeId: await noticeOf(ids.mid!),
+				matchVersion: version(),
+				score: 88,
+			})
+		).id;
 		expect(noticeId).toBe(ids.mid);
 		const after = (await api(stack, "GET", `/opportunities/${ids.mid}`, { key: read })).body;
 		expect(after.archived_at).toBe(first.body.archived_at);
@@ -194,7 +228,13 @@ describe("archive", () => {
 	it("drops a match whose support disappeared out of the default list but keeps its record", async () => {
 		const noticeId = await notice(stack, { title: "Transient" });
 		const id = await match(stack, acme.tenantId, noticeId, { score: 77 });
-		await stack.broker.call("opportunities.recordMatch", { tenantId: acme.tenantId, noticeId, matchVersion: version(), score: null, supported: false });
+		await stack.broker.call("opportunities.recordMatch", {
+			tenantId: acme.tenantId,
+			noticeId,
+			matchVersion: version(),
+			score: null,
+			supported: false,
+		});
 		expect((await list()).items.map((i) => i.id)).not.toContain(id);
 		expect((await api(stack, "GET", `/opportunities/${id}`, { key: read })).status).toBe(200);
 	});
@@ -219,8 +259,17 @@ describe("POST /opportunities/{id}/feedback", () => {
 	it("moves the status, keeps history, supersedes the earlier verdict and durably requests learning", async () => {
 		const first = await api(stack, "POST", `/opportunities/${ids.tie}/feedback`, { key: write, body: { verdict: "relevant" } });
 		expect(first.status).toBe(201);
-		expect(first.body).toMatchObject({ opportunity_id: ids.tie, verdict: "relevant", reason: null, superseded_at: null, opportunity_status: "interested" });
-		const second = await api(stack, "POST", `/opportunities/${ids.tie}/feedback`, { key: write, body: { verdict: "not_relevant", reason: "a services contract" } });
+		expect(first.body).toMatchObject({
+			opportunity_id: ids.tie,
+			verdict: "relevant",
+			reason: null,
+			superseded_at: null,
+			opportunity_status: "interested",
+		});
+		const second = await api(stack, "POST", `/opportunities/${ids.tie}/feedback`, {
+			key: write,
+			body: { verdict: "not_relevant", reason: "a services contract" },
+		});
 		expect(second.body).toMatchObject({ verdict: "not_relevant", reason: "a services contract", opportunity_status: "dismissed" });
 		expect((await api(stack, "GET", `/opportunities/${ids.tie}`, { key: read })).body.status).toBe("dismissed");
 		expect((await list("?status=dismissed")).items.map((i) => i.id)).toEqual([ids.tie]);
@@ -236,9 +285,15 @@ describe("POST /opportunities/{id}/feedback", () => {
 
 	it("validates the verdict, scopes and tenant", async () => {
 		expect((await api(stack, "POST", `/opportunities/${ids.high}/feedback`, { key: write, body: { verdict: "meh" } })).status).toBe(400);
-		expect((await api(stack, "POST", `/opportunities/${ids.high}/feedback`, { key: write, body: { verdict: "relevant", extra: 1 } })).status).toBe(400);
-		expect((await api(stack, "POST", `/opportunities/${ids.high}/feedback`, { key: read, body: { verdict: "relevant" } })).body.error).toBe("insufficient_scope");
-		expect((await api(stack, "POST", `/opportunities/${ids.globex}/feedback`, { key: write, body: { verdict: "relevant" } })).status).toBe(404);
+		expect(
+			(await api(stack, "POST", `/opportunities/${ids.high}/feedback`, { key: write, body: { verdict: "relevant", extra: 1 } })).status,
+		).toBe(400);
+		expect((await api(stack, "POST", `/opportunities/${ids.high}/feedback`, { key: read, body: { verdict: "relevant" } })).body.error).toBe(
+			"insufficient_scope",
+		);
+		expect((await api(stack, "POST", `/opportunities/${ids.globex}/feedback`, { key: write, body: { verdict: "relevant" } })).status).toBe(
+			404,
+		);
 		expect((await api(stack, "GET", `/opportunities/${ids.high}`, { key: read })).body.status).toBe("new");
 	});
 });
@@ -257,7 +312,9 @@ describe("GET /dashboard", () => {
 		expect(d.counts_by_score_band.high).toBe(items.filter((i) => (i.score ?? -1) >= 80).length);
 		expect(d.counts_by_score_band.unscored).toBe(items.filter((i) => i.score === null).length);
 		expect(d.archived).toBe(archived);
-		expect(d.upcoming_deadlines.next_7_days).toBe(items.filter((i) => i.deadline && Date.parse(i.deadline) - Date.now() < 7 * 86400_000 && i.status !== "dismissed").length);
+		expect(d.upcoming_deadlines.next_7_days).toBe(
+			items.filter((i) => i.deadline && Date.parse(i.deadline) - Date.now() < 7 * 86400_000 && i.status !== "dismissed").length,
+		);
 		expect(d.upcoming_deadlines.next_30_days).toBeGreaterThanOrEqual(d.upcoming_deadlines.next_7_days);
 	});
 });

@@ -45,7 +45,11 @@ function privateServer(bin: string, args: (port: number) => string[], readyLine:
 	};
 }
 
-const redis = privateServer("/usr/bin/redis-server", (p) => ["--port", String(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], /Ready to accept connections/);
+const redis = privateServer(
+	"/usr/bin/redis-server",
+	(p) => ["--port", String(p), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+	/Ready to accept connections/,
+);
 const nats = privateServer("/usr/sbin/nats-server", (p) => ["-a", "127.0.0.1", "-p", String(p)], /Server is ready/);
 
 let stack: Stack;
@@ -85,12 +89,25 @@ describe("ops server", () => {
 		expect(health.json()).toMatchObject({ status: "ok", nodeID: stack.broker.nodeID });
 
 		// (Retried a little: on a loaded machine one database ping may miss the check's deadline.)
-		const { checks } = await waitFor("readyz", async () => {
-			const r = await get(`${ops}/readyz`);
-			return r.status === 200 ? r.json() : undefined;
-		}, 10_000);
+		const { checks } = await waitFor(
+			"readyz",
+			async () => {
+				const r = await get(`${ops}/readyz`);
+				return r.status === 200 ? r.json() : undefined;
+			},
+			10_000,
+		);
 		// Every service database, the queues' Redis and the gateway's; no transporter in one process.
-		for (const name of ["redis", "redis:rate-limits", "mongo:auth", "mongo:catalog", "mongo:matching", "mongo:opportunities", "mongo:notifications"]) expect(checks[name], name).toMatchObject({ status: "up" });
+		for (const name of [
+			"redis",
+			"redis:rate-limits",
+			"mongo:auth",
+			"mongo:catalog",
+			"mongo:matching",
+			"mongo:opportunities",
+			"mongo:notifications",
+		])
+			expect(checks[name], name).toMatchObject({ status: "up" });
 		expect(checks.nats).toBeUndefined();
 		expect((await get(`${stack.url}/readyz`)).status).toBe(200);
 		expect((await get(`${ops}/nothing`)).status).toBe(404);
@@ -121,10 +138,14 @@ describe("ops server", () => {
 
 	it("turns /readyz to 503 naming redis while Redis is down, and back when it returns", async () => {
 		await redis.kill();
-		const down = await waitFor("readyz to fail", async () => {
-			const r = await get(`${ops}/readyz`);
-			return r.status === 503 ? r.json() : undefined;
-		}, 5000);
+		const down = await waitFor(
+			"readyz to fail",
+			async () => {
+				const r = await get(`${ops}/readyz`);
+				return r.status === 503 ? r.json() : undefined;
+			},
+			5000,
+		);
 		expect(down.status).toBe("unavailable");
 		expect(down.checks.redis.status).toBe("down");
 		expect(down.checks["redis:rate-limits"].status).toBe("down");
@@ -146,15 +167,22 @@ describe("ops server", () => {
 
 	it("checks the transporter: 503 naming nats while NATS is down", async () => {
 		await nats.start();
-		const natsStack = await startStack("ask", { transporter: `nats://127.0.0.1:${nats.port}` as BrokerOptions["transporter"], nodeID: "ops-nats-test" });
+		const natsStack = await startStack("ask", {
+			transporter: `nats://127.0.0.1:${nats.port}` as BrokerOptions["transporter"],
+			nodeID: "ops-nats-test",
+		});
 		try {
 			const natsOps = `http://127.0.0.1:${opsPort(natsStack.broker)}`;
 			expect((await get(`${natsOps}/readyz`)).json().checks.nats).toMatchObject({ status: "up" });
 			await nats.kill();
-			const down = await waitFor("readyz to fail", async () => {
-				const r = await get(`${natsOps}/readyz`);
-				return r.status === 503 ? r.json() : undefined;
-			}, 5000);
+			const down = await waitFor(
+				"readyz to fail",
+				async () => {
+					const r = await get(`${natsOps}/readyz`);
+					return r.status === 503 ? r.json() : undefined;
+				},
+				5000,
+			);
 			expect(down.checks.nats.status).toBe("down");
 			await nats.start();
 			await waitFor("readyz to recover", async () => ((await get(`${natsOps}/readyz`)).status === 200 ? true : undefined), 10_000);

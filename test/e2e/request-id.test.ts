@@ -47,7 +47,11 @@ beforeAll(async () => {
 	port = await freePort();
 	authKeys = loggedProcess({ SERVICES: "auth-keys", NODE_ID: "rid-auth-keys" });
 	gateway = loggedProcess({ SERVICES: "gateway", NODE_ID: "rid-gateway", PORT: String(port) });
-	await waitFor("the gateway to reach auth-keys", async () => ((await fetch(url("/api/v1/scopes"))).status === 200 ? true : undefined), 45_000).catch((e) => {
+	await waitFor(
+		"the gateway to reach auth-keys",
+		async () => ((await fetch(url("/api/v1/scopes"))).status === 200 ? true : undefined),
+		45_000,
+	).catch((e) => {
 		throw new Error(`${e.message}\n--- gateway:\n${gateway.proc.output()}\n--- auth-keys:\n${authKeys.proc.output()}`);
 	});
 }, 60_000);
@@ -68,7 +72,8 @@ describe("X-Request-Id", () => {
 		expect(minted.headers.get("x-request-id")).toMatch(UUID);
 
 		// Not plain (a space) or too long: replaced, not echoed.
-		for (const bad of ["has space", "x".repeat(65)]) expect((await fetch(url("/api/v1/scopes"), { headers: { "X-Request-Id": bad } })).headers.get("x-request-id")).toMatch(UUID);
+		for (const bad of ["has space", "x".repeat(65)])
+			expect((await fetch(url("/api/v1/scopes"), { headers: { "X-Request-Id": bad } })).headers.get("x-request-id")).toMatch(UUID);
 
 		const missing = await fetch(url("/api/v1/no-such-route"), { headers: { "X-Request-Id": given } });
 		expect(missing.status).toBe(404);
@@ -90,9 +95,15 @@ describe("X-Request-Id", () => {
 		// auth-keys: the request received and its rejection; the gateway: the call sent and its answer.
 		await waitFor("auth-keys to log the request", async () => (about(authKeys.lines).length >= 2 ? true : undefined), 10_000);
 		await waitFor("the gateway to log the request", async () => (about(gateway.lines).length >= 2 ? true : undefined), 10_000);
-		for (const [name, p] of [["auth-keys", authKeys], ["gateway", gateway]] as const) {
+		for (const [name, p] of [
+			["auth-keys", authKeys],
+			["gateway", gateway],
+		] as const) {
 			const lines = about(p.lines);
-			expect(lines.map((l) => l.requestId), `${name}: ${JSON.stringify(lines)}`).toEqual(lines.map(() => id));
+			expect(
+				lines.map((l) => l.requestId),
+				`${name}: ${JSON.stringify(lines)}`,
+			).toEqual(lines.map(() => id));
 		}
 		// The gateway's own line for the HTTP request carries it too.
 		expect(gateway.lines.filter((l) => l.msg?.includes("/api/v1/me")).map((l) => l.requestId)).toContain(id);

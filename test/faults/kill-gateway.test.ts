@@ -43,7 +43,14 @@ const statusOnNewConnection = (url: string, headers: Record<string, string>) =>
 describe("a gateway killed under load", () => {
 	it("leaves the other answering every request, and comes back", async () => {
 		const [victim, survivor] = cluster.members.filter((m) => m.spec.name === "gateway");
-		const load = (url: string) => autocannon({ url: `${url}/api/v1/opportunities?limit=5`, headers: { Authorization: `Bearer ${key}` }, connections: 8, duration: 8, timeout: 5 });
+		const load = (url: string) =>
+			autocannon({
+				url: `${url}/api/v1/opportunities?limit=5`,
+				headers: { Authorization: `Bearer ${key}` },
+				connections: 8,
+				duration: 8,
+				timeout: 5,
+			});
 		const firstPid = victim!.proc.child.pid;
 		const kill = new Promise<void>((r) =>
 			setTimeout(() => {
@@ -58,13 +65,21 @@ describe("a gateway killed under load", () => {
 
 		// New connections through the one URL go to the survivor while the victim is down.
 		// (Each on a connection of its own: a pooled keep-alive one may have led to the victim.)
-		const after = await Promise.all(Array.from({ length: 20 }, () => statusOnNewConnection(`${cluster.url}/api/v1/opportunities?limit=5`, { Authorization: `Bearer ${key}` })));
+		const after = await Promise.all(
+			Array.from({ length: 20 }, () =>
+				statusOnNewConnection(`${cluster.url}/api/v1/opportunities?limit=5`, { Authorization: `Bearer ${key}` }),
+			),
+		);
 		expect(after.every((s) => s === 200)).toBe(true);
 
-		const back = await waitFor("the supervisor to restart the killed gateway", async () => {
-			if (victim!.proc.child.pid === firstPid) return undefined;
-			return (await fetch(`http://127.0.0.1:${victim!.port}/healthz`)).ok ? Date.now() : undefined;
-		}, 60_000);
+		const back = await waitFor(
+			"the supervisor to restart the killed gateway",
+			async () => {
+				if (victim!.proc.child.pid === firstPid) return undefined;
+				return (await fetch(`http://127.0.0.1:${victim!.port}/healthz`)).ok ? Date.now() : undefined;
+			},
+			60_000,
+		);
 		expect(victim!.restarts).toBe(1);
 		reportFault(
 			`kill gateway under load: ${onSurvivor.requests.total} requests on the survivor (${survivor!.nodeID}), ${failed(onSurvivor)} errors, p99 ${onSurvivor.latency.p99} ms; ` +

@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectServiceDb } from "../../shared/mongo.ts";
 import { QUEUES } from "../../shared/queue.ts";
 import { stackOn, testCluster } from "../support/cluster.ts";
-import { allOpportunities, drained, inBatches, noticeTitle, productBody, queueOf, reportFault, seller, type Seller } from "../support/faults.ts";
+import {
+	allOpportunities,
+	drained,
+	inBatches,
+	noticeTitle,
+	productBody,
+	queueOf,
+	reportFault,
+	seller,
+	type Seller,
+} from "../support/faults.ts";
 import { notice } from "../support/opportunities.ts";
 import { waitFor } from "../support/processes.ts";
 import { api, dropTestDatabases, type Stack } from "../support/stack.ts";
@@ -35,7 +45,11 @@ beforeAll(async () => {
 	stack = await stackOn(cluster, ["auth-keys", "opportunities", "catalog", "matching"]);
 	oppDb = await connectServiceDb("opportunities");
 	acme = await seller(stack, "Acme Networks");
-	await inBatches(Array.from({ length: NOTICES }, (_, i) => i), 8, (i) => notice(stack, { title: noticeTitle(MODEL, `site ${i}`) }));
+	await inBatches(
+		Array.from({ length: NOTICES }, (_, i) => i),
+		8,
+		(i) => notice(stack, { title: noticeTitle(MODEL, `site ${i}`) }),
+	);
 	// Matched before the product exists: nothing to score yet, and out of the way of the job.
 	await drained(noticeQueue, 90_000);
 }, 180_000);
@@ -53,14 +67,19 @@ describe("a matching worker killed mid-job", () => {
 		const saved = await api(stack, "POST", "/products", { key: acme.key, body: productBody(acme, MODEL) });
 		expect(saved.status, JSON.stringify(saved.body)).toBe(201);
 		const productId = saved.body.id as string;
-		const jobOf = async () => (await productQueue.getJobs(["active", "waiting", "prioritized", "completed"])).find((j) => j.data?.productId === productId);
+		const jobOf = async () =>
+			(await productQueue.getJobs(["active", "waiting", "prioritized", "completed"])).find((j) => j.data?.productId === productId);
 		const written = () => oppDb.collection("opportunities").countDocuments({ tenant_id: acme.tenantId });
 
 		// The job running, some of its results written: kill the process that holds it.
-		const running = await waitFor("the indexing job to be running", async () => {
-			const job = await jobOf();
-			return job?.processedBy && !job.finishedOn && (await written()) >= NOTICES / 5 ? job : undefined;
-		}, 60_000);
+		const running = await waitFor(
+			"the indexing job to be running",
+			async () => {
+				const job = await jobOf();
+				return job?.processedBy && !job.finishedOn && (await written()) >= NOTICES / 5 ? job : undefined;
+			},
+			60_000,
+		);
 		const victim = cluster.member(running.processedBy!);
 		const survivor = cluster.members.find((m) => m.spec.name === "matching" && m !== victim)!;
 		const atKill = await written();
@@ -68,16 +87,23 @@ describe("a matching worker killed mid-job", () => {
 		cluster.kill(victim.id, "SIGKILL");
 		expect(atKill).toBeLessThan(NOTICES);
 
-		const done = await waitFor("the job to finish elsewhere", async () => {
-			const job = await jobOf();
-			return job?.finishedOn ? job : undefined;
-		}, 90_000);
+		const done = await waitFor(
+			"the job to finish elsewhere",
+			async () => {
+				const job = await jobOf();
+				return job?.finishedOn ? job : undefined;
+			},
+			90_000,
+		);
 		const tookOver = (done.finishedOn! - killedAt) / 1000;
 		expect(done.processedBy).toBe(survivor.nodeID);
 		expect(await done.getState()).toBe("completed");
 
 		const listed = await allOpportunities(stack, acme.key);
-		const stored = await oppDb.collection("opportunities").find({ tenant_id: acme.tenantId }, { projection: { notice_id: 1 } }).toArray();
+		const stored = await oppDb
+			.collection("opportunities")
+			.find({ tenant_id: acme.tenantId }, { projection: { notice_id: 1 } })
+			.toArray();
 		expect(listed).toHaveLength(NOTICES);
 		expect(new Set(stored.map((o) => o.notice_id)).size).toBe(stored.length);
 		expect(stored).toHaveLength(NOTICES);

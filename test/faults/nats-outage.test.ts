@@ -39,8 +39,16 @@ afterAll(async () => {
 
 const list = async () => {
 	const t0 = Date.now();
-	const res = await fetch(`${cluster.url}/api/v1/opportunities?limit=5`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(15_000) });
-	return { status: res.status, ms: Date.now() - t0, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as { error?: string } };
+	const res = await fetch(`${cluster.url}/api/v1/opportunities?limit=5`, {
+		headers: { Authorization: `Bearer ${key}` },
+		signal: AbortSignal.timeout(15_000),
+	});
+	return {
+		status: res.status,
+		ms: Date.now() - t0,
+		retryAfter: res.headers.get("retry-after"),
+		body: (await res.json()) as { error?: string },
+	};
 };
 
 describe("NATS stopped for 10 seconds", () => {
@@ -57,7 +65,11 @@ describe("NATS stopped for 10 seconds", () => {
 		}
 		await nats.start();
 		const restartedAt = Date.now();
-		const recovered = await waitFor("requests to succeed again", async () => ((await list()).status === 200 ? Date.now() : undefined), 45_000);
+		const recovered = await waitFor(
+			"requests to succeed again",
+			async () => ((await list()).status === 200 ? Date.now() : undefined),
+			45_000,
+		);
 
 		const slowest = Math.max(...during.map((d) => d.ms));
 		expect(during.length).toBeGreaterThan(10);

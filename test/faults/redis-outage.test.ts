@@ -57,17 +57,24 @@ describe("Redis stopped for 10 seconds", () => {
 			const res = await api(stack, "POST", "/products", { key: acme.key, body: productBody(acme, m) });
 			saves.push({ status: res.status, ms: Date.now() - t0, id: res.body?.id });
 		}
-		const noticesDuring = [await notice(stack, { title: noticeTitle(MODELS[0]!, "during the outage") }), await notice(stack, { title: noticeTitle(MODELS[1]!, "during the outage") })];
+		const noticesDuring = [
+			await notice(stack, { title: noticeTitle(MODELS[0]!, "during the outage") }),
+			await notice(stack, { title: noticeTitle(MODELS[1]!, "during the outage") }),
+		];
 		await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - stoppedAt))));
 		await redis.start();
 		const backAt = Date.now();
 
 		expect(saves.map((s) => s.status)).toEqual([201, 201, 201]);
 		const expected = MODELS.length + noticesDuring.length;
-		const caughtUp = await waitFor("every notice matched with the products saved during the outage", async () => {
-			const opps = await allOpportunities(stack, acme.key);
-			return opps.length === expected && opps.every((o) => o.score !== null) ? Date.now() : undefined;
-		}, 90_000);
+		const caughtUp = await waitFor(
+			"every notice matched with the products saved during the outage",
+			async () => {
+				const opps = await allOpportunities(stack, acme.key);
+				return opps.length === expected && opps.every((o) => o.score !== null) ? Date.now() : undefined;
+			},
+			90_000,
+		);
 		await drained(productQueue);
 
 		const opps = await allOpportunities(stack, acme.key);

@@ -76,14 +76,24 @@ describe("restarting every process under load", () => {
 		writing = false;
 		await Promise.all(writers);
 
-		const missing = (await inBatches(accepted, 10, async (id) => ((await api(stack, "GET", `/products/${id}`, { key: acme.key })).status === 200 ? null : id))).filter(Boolean);
+		const missing = (
+			await inBatches(accepted, 10, async (id) =>
+				(await api(stack, "GET", `/products/${id}`, { key: acme.key })).status === 200 ? null : id,
+			)
+		).filter(Boolean);
 		const stored = await catalogDb.collection("products").countDocuments({ tenant_id: acme.tenantId });
 		// Each accepted save's indexing request is recorded with it (durable), done or still owed.
-		const requested = await catalogDb.collection("products").countDocuments({ tenant_id: acme.tenantId, "index.requested": { $exists: true } });
-		const settled = await waitFor("the indexing backlog to settle", async () => {
-			const n = await catalogDb.collection("products").countDocuments({ tenant_id: acme.tenantId, "index.pending": true });
-			return n === 0 ? n : undefined;
-		}, 45_000).catch(() => null);
+		const requested = await catalogDb
+			.collection("products")
+			.countDocuments({ tenant_id: acme.tenantId, "index.requested": { $exists: true } });
+		const settled = await waitFor(
+			"the indexing backlog to settle",
+			async () => {
+				const n = await catalogDb.collection("products").countDocuments({ tenant_id: acme.tenantId, "index.pending": true });
+				return n === 0 ? n : undefined;
+			},
+			45_000,
+		).catch(() => null);
 		const pending = await catalogDb.collection("products").countDocuments({ tenant_id: acme.tenantId, "index.pending": true });
 		expect(beforeRestart).toBeGreaterThan(0);
 		expect(accepted.length).toBeGreaterThan(beforeRestart);

@@ -22,7 +22,10 @@ export function expectError(res: ApiResponse, status: number, code: string, issu
 	expect(res.body).toMatchObject({ error: code, message: expect.any(String), requestId: expect.any(String) });
 	expect(res.headers.get("x-request-id")).toBe(res.body.requestId);
 	if (issuePath !== undefined) {
-		expect(res.body.issues.map((i: { path: string }) => i.path), JSON.stringify(res.body)).toContain(issuePath);
+		expect(
+			res.body.issues.map((i: { path: string }) => i.path),
+			JSON.stringify(res.body),
+		).toContain(issuePath);
 		expect(res.body.issue_count).toBe(res.body.issues.length);
 	}
 }

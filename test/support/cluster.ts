@@ -38,9 +38,11 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
 	"feed-pollers.test.ts": "its own FEEDS and the opportunities service's models",
 	"ops-endpoints.test.ts": "its own Redis (REDIS_URL) and the ops server of its own broker",
 	"indexing-lanes.test.ts": "reads its own product-index queue, opened before the stack starts, and counts its whole backlog",
-	"ingestion.test.ts": "counts what ingesting the dev set creates; notices are shared by every company, and other files' notices would be counted too",
+	"ingestion.test.ts":
+		"counts what ingesting the dev set creates; notices are shared by every company, and other files' notices would be counted too",
 	"auth-queries.test.ts": "counts the queries of its own auth-keys service's database connection",
-	"matching-pipeline.test.ts": "asserts on everything its company is matched to; in the cluster, the notices of other files (the same switch model) would be matched too",
+	"matching-pipeline.test.ts":
+		"asserts on everything its company is matched to; in the cluster, the notices of other files (the same switch model) would be matched too",
 };
 
 let joined = false;
@@ -48,7 +50,10 @@ let joined = false;
 // The environment before the test file's own code ran (test/support/env.ts keeps it): a file that
 // changes it configures services of its own, which the cluster's processes would not see.
 const envAtLoad = (globalThis as { omsEnvAtStart?: NodeJS.ProcessEnv }).omsEnvAtStart ?? { ...process.env };
-const changedEnv = () => [...new Set([...Object.keys(envAtLoad), ...Object.keys(process.env)])].filter((k) => !k.startsWith("VITEST") && envAtLoad[k] !== process.env[k]);
+const changedEnv = () =>
+	[...new Set([...Object.keys(envAtLoad), ...Object.keys(process.env)])].filter(
+		(k) => !k.startsWith("VITEST") && envAtLoad[k] !== process.env[k],
+	);
 
 /** The cluster this test file runs against, if any. */
 export function clusterForThisFile(): ClusterRef | null {
@@ -79,7 +84,12 @@ export async function joinCluster(ref: ClusterRef): Promise<Stack> {
 
 /** A Stack over a cluster's URL and services: a service-less broker in its namespace, once `services` are there. */
 export async function stackOn(c: Pick<ClusterRef, "url" | "transporter" | "namespace">, services: string[]): Promise<Stack> {
-	const broker = createBroker([], { transporter: c.transporter as BrokerOptions["transporter"], namespace: c.namespace, logger: false, skipProcessEventRegistration: true });
+	const broker = createBroker([], {
+		transporter: c.transporter as BrokerOptions["transporter"],
+		namespace: c.namespace,
+		logger: false,
+		skipProcessEventRegistration: true,
+	});
 	await broker.start();
 	await broker.waitForServices(services, 60_000);
 	return { broker, url: c.url, stop: () => broker.stop() };
@@ -99,7 +109,14 @@ export async function testCluster(o: ClusterOptions = {}): Promise<Cluster & { l
 			if (logs.length > 5000) logs.splice(0, 1000);
 		},
 		...o,
-		env: { MONGO_DB_PREFIX: c.MONGO_DB_PREFIX, REDIS_PREFIX: c.REDIS_PREFIX, REDIS_URL: c.REDIS_URL, LOG_LEVEL: "warn", NODE_ENV: "test", ...(o.env ?? {}) },
+		env: {
+			MONGO_DB_PREFIX: c.MONGO_DB_PREFIX,
+			REDIS_PREFIX: c.REDIS_PREFIX,
+			REDIS_URL: c.REDIS_URL,
+			LOG_LEVEL: "warn",
+			NODE_ENV: "test",
+			...(o.env ?? {}),
+		},
 	});
 	return Object.assign(cluster, { logs });
 }
@@ -113,7 +130,12 @@ export interface PrivateServer {
 	start(): Promise<void>;
 }
 
-async function privateServer(what: string, scheme: string, args: (port: number, dir: string) => [string, string[]], answers: (port: number) => Promise<boolean>): Promise<PrivateServer> {
+async function privateServer(
+	what: string,
+	scheme: string,
+	args: (port: number, dir: string) => [string, string[]],
+	answers: (port: number) => Promise<boolean>,
+): Promise<PrivateServer> {
 	const port = await freePort();
 	const dir = mkdtempSync(join(tmpdir(), `oms-${what}-`));
 	let child: ChildProcess | undefined;
@@ -152,8 +174,22 @@ const tcpAnswers = (port: number) =>
 	});
 
 /** A nats-server of this test alone (the shared one on 4222 is never stopped). */
-export const privateNats = () => privateServer("nats", "nats", (port, dir) => ["/usr/sbin/nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir]], tcpAnswers);
+export const privateNats = () =>
+	privateServer(
+		"nats",
+		"nats",
+		(port, dir) => ["/usr/sbin/nats-server", ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir]],
+		tcpAnswers,
+	);
 
 /** A redis-server of this test alone, persisting to its folder so a restart keeps the queues, as a real one would. */
 export const privateRedis = () =>
-	privateServer("redis", "redis", (port, dir) => ["/usr/bin/redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes"]], tcpAnswers);
+	privateServer(
+		"redis",
+		"redis",
+		(port, dir) => [
+			"/usr/bin/redis-server",
+			["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes"],
+		],
+		tcpAnswers,
+	);

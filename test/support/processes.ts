@@ -48,7 +48,11 @@ const OUTPUT_KEPT = 256 * 1024;
 
 export function startServiceProcess(env: Record<string, string>, onOutput?: (chunk: string) => void): ServiceProcess {
 	let out = "";
-	const child = spawn(NODE, ["--import", "tsx", "services/main.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+	const child = spawn(NODE, ["--import", "tsx", "services/main.ts"], {
+		cwd: ROOT,
+		env: { ...process.env, ...env },
+		stdio: ["ignore", "pipe", "pipe"],
+	});
 	const take = (d: Buffer) => {
 		out = (out + d).slice(-OUTPUT_KEPT);
 		onOutput?.(d.toString());
@@ -70,7 +74,11 @@ export function startServiceProcess(env: Record<string, string>, onOutput?: (chu
 /** Runs `npm run -s cli -- <args>` the way a developer does (through Node 24); resolves its stdout. */
 export function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((res) => {
-		const child = spawn(NODE, ["--import", "tsx", "scripts/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+		const child = spawn(NODE, ["--import", "tsx", "scripts/cli.ts", ...args], {
+			cwd: ROOT,
+			env: { ...process.env, ...env },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (d) => (stdout += d));

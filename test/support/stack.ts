@@ -48,7 +48,11 @@ export interface Company {
 }
 
 /** A company with a signed-in owner (browser session cookie). */
-export async function companyWithSession(stack: Stack, name: string, email = `${name.toLowerCase().replace(/\W+/g, "-")}-${Date.now()}@example.com`): Promise<Company> {
+export async function companyWithSession(
+	stack: Stack,
+	name: string,
+	email = `${name.toLowerCase().replace(/\W+/g, "-")}-${Date.now()}@example.com`,
+): Promise<Company> {
 	const { tenantId } = await stack.broker.call<{ tenantId: string }, object>("auth-keys.createTenant", { name, ownerEmail: email });
 	const cookie = await signIn(stack, email, tenantId);
 	return { tenantId, email, cookie };
@@ -65,7 +69,12 @@ export async function signIn(stack: Stack, email: string, tenantId?: string): Pr
 }
 
 /** An API key of the company with these scopes; returns its secret and id. */
-export async function apiKey(stack: Stack, company: Company, scopes: string[], extra: Record<string, unknown> = {}): Promise<{ secret: string; id: string }> {
+export async function apiKey(
+	stack: Stack,
+	company: Company,
+	scopes: string[],
+	extra: Record<string, unknown> = {},
+): Promise<{ secret: string; id: string }> {
 	const res = await api(stack, "POST", "/api-keys", { cookie: company.cookie, body: { name: "test key", scopes, ...extra } });
 	if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
 	return { secret: res.body.secret, id: res.body.key.id };

@@ -117,7 +117,8 @@ export class StoreFaultProxy {
 			while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
 				const msg = pending.subarray(0, pending.readInt32LE(0));
 				pending = pending.subarray(msg.length);
-				const fault = msg.readInt32LE(12) === OP_MSG ? this.faults.find((f) => f.remaining > 0 && f.patterns.every((p) => msg.includes(p))) : undefined;
+				const fault =
+					msg.readInt32LE(12) === OP_MSG ? this.faults.find((f) => f.remaining > 0 && f.patterns.every((p) => msg.includes(p))) : undefined;
 				if (fault) {
 					fault.remaining--;
 					fault.hits++;

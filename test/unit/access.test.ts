@@ -3,7 +3,14 @@ import type { AuthContext } from "../../shared/auth-context.ts";
 import { checkAccess, checkOrigin } from "../../services/gateway/access.ts";
 import { presentedCredential } from "../../services/gateway/credentials.ts";
 
-const key = (scopes: AuthContext["scopes"]): AuthContext => ({ kind: "api_key", tenantId: "t", userId: "u", membershipId: "m", scopes, apiKeyId: "k" });
+const key = (scopes: AuthContext["scopes"]): AuthContext => ({
+	kind: "api_key",
+	tenantId: "t",
+	userId: "u",
+	membershipId: "m",
+	scopes,
+	apiKeyId: "k",
+});
 const session: AuthContext = { kind: "session", tenantId: "t", userId: "u", membershipId: "m", scopes: [], sessionId: "s" };
 const code = (fn: () => void) => {
 	try {
@@ -53,7 +60,9 @@ describe("presentedCredential", () => {
 	it("reads the session cookie among others; the Authorization header wins", () => {
 		const c = "b".repeat(43);
 		expect(presentedCredential(req({ cookie: `theme=dark; oms_session=${c}` }), "oms_session").kind).toBe("session");
-		expect(presentedCredential(req({ cookie: `oms_session=${c}`, authorization: `Bearer oms_live_${"a".repeat(43)}` }), "oms_session").kind).toBe("api_key");
+		expect(
+			presentedCredential(req({ cookie: `oms_session=${c}`, authorization: `Bearer oms_live_${"a".repeat(43)}` }), "oms_session").kind,
+		).toBe("api_key");
 		expect(presentedCredential(req({ cookie: "oms_session=short" }), "oms_session").kind).toBe("malformed");
 	});
 });

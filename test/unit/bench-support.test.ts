@@ -9,7 +9,15 @@ import { HttpStatusError, ownServiceEnv, Tally } from "../../scripts/bench-suppo
 describe("benchmark tallies", () => {
 	it("count only 2xx answers as served, with their latencies, and every other status apart", async () => {
 		const t = new Tally();
-		for (const [status, ms] of [[200, 10], [201, 20], [429, 1], [429, 1], [503, 2], [204, 30]] as const) t.record(status, ms);
+		for (const [status, ms] of [
+			[200, 10],
+			[201, 20],
+			[429, 1],
+			[429, 1],
+			[503, 2],
+			[204, 30],
+		] as const)
+			t.record(status, ms);
 		await t.time(async () => {
 			throw new HttpStatusError(404, "GET /x: 404");
 		});

@@ -9,7 +9,12 @@ import { createApiKey, createSession } from "../../shared/contract/auth-operatio
 // credentials reach the NATS client as options (never left in a URL that gets logged), and the
 // caps on API keys and sessions are settings.
 
-const PROD = { NODE_ENV: "production", CURSOR_SECRET: "x".repeat(32), OIDC_ISSUER: "https://id.example.com", OIDC_JWKS_URL: "https://id.example.com/jwks" };
+const PROD = {
+	NODE_ENV: "production",
+	CURSOR_SECRET: "x".repeat(32),
+	OIDC_ISSUER: "https://id.example.com",
+	OIDC_JWKS_URL: "https://id.example.com/jwks",
+};
 const STRONG = "n4ts-password-of-some-length";
 
 describe("NATS credentials", () => {
@@ -22,7 +27,9 @@ describe("NATS credentials", () => {
 
 	it("production accepts an unauthenticated NATS only when told explicitly", () => {
 		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_ALLOW_UNAUTHENTICATED: "true" })).not.toThrow();
-		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_ALLOW_UNAUTHENTICATED: "yes" })).toThrow(/NATS_ALLOW_UNAUTHENTICATED/);
+		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_ALLOW_UNAUTHENTICATED: "yes" })).toThrow(
+			/NATS_ALLOW_UNAUTHENTICATED/,
+		);
 	});
 
 	it("production accepts credentials in the URL or as NATS_USER and NATS_PASSWORD, but no short password", () => {
@@ -31,7 +38,9 @@ describe("NATS credentials", () => {
 		// docker-compose.yml's development password and the k8s placeholder are both too short.
 		const development = { ...PROD, TRANSPORTER: "nats://nats:4222", NATS_USER: "oms", NATS_PASSWORD: "oms-dev-nats" };
 		expect(() => loadConfig(development)).toThrow(/NATS_PASSWORD of at least 16/);
-		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_USER: "oms", NATS_PASSWORD: "REPLACE_ME" })).toThrow(/at least 16/);
+		expect(() => loadConfig({ ...PROD, TRANSPORTER: "nats://nats:4222", NATS_USER: "oms", NATS_PASSWORD: "REPLACE_ME" })).toThrow(
+			/at least 16/,
+		);
 	});
 
 	it("refuses half a credential anywhere", () => {
@@ -46,13 +55,18 @@ describe("NATS credentials", () => {
 		const separate = brokerOptions(loadConfig({ TRANSPORTER: "nats://n1:4222", NATS_USER: "oms", NATS_PASSWORD: "a b:c@d" })).transporter;
 		expect(separate).toEqual({ type: "NATS", options: { servers: ["n1:4222"], user: "oms", pass: "a b:c@d" } });
 		// A URL given to one broker (the cluster supervisor's, a test's) gets the same treatment.
-		const override = brokerOptions(loadConfig({}), { transporter: "nats://u:v@127.0.0.1:4333" as BrokerOptions["transporter"] }).transporter;
+		const override = brokerOptions(loadConfig({}), {
+			transporter: "nats://u:v@127.0.0.1:4333" as BrokerOptions["transporter"],
+		}).transporter;
 		expect(override).toEqual({ type: "NATS", options: { servers: ["127.0.0.1:4333"], user: "u", pass: "v" } });
 		expect(brokerOptions(loadConfig({})).transporter).toBeNull();
 	});
 
 	it("requires TLS for tls:// servers or a CA file, and verifies against that CA", () => {
-		expect(brokerOptions(loadConfig({ TRANSPORTER: "tls://n1:4222" })).transporter).toEqual({ type: "NATS", options: { servers: ["n1:4222"], tls: {} } });
+		expect(brokerOptions(loadConfig({ TRANSPORTER: "tls://n1:4222" })).transporter).toEqual({
+			type: "NATS",
+			options: { servers: ["n1:4222"], tls: {} },
+		});
 		const ca = brokerOptions(loadConfig({ TRANSPORTER: "nats://n1:4222", NATS_TLS_CA_FILE: "/etc/nats-ca/ca.crt" })).transporter;
 		expect(ca).toEqual({ type: "NATS", options: { servers: ["n1:4222"], tls: { caFile: "/etc/nats-ca/ca.crt" } } });
 	});
@@ -89,7 +103,10 @@ describe("caps", () => {
 		const c = loadConfig({});
 		expect(c.API_KEYS_PER_COMPANY).toBe(50);
 		expect(c.SESSIONS_PER_ACCOUNT).toBe(20);
-		expect(loadConfig({ API_KEYS_PER_COMPANY: "5", SESSIONS_PER_ACCOUNT: "3" })).toMatchObject({ API_KEYS_PER_COMPANY: 5, SESSIONS_PER_ACCOUNT: 3 });
+		expect(loadConfig({ API_KEYS_PER_COMPANY: "5", SESSIONS_PER_ACCOUNT: "3" })).toMatchObject({
+			API_KEYS_PER_COMPANY: 5,
+			SESSIONS_PER_ACCOUNT: 3,
+		});
 		expect(() => loadConfig({ API_KEYS_PER_COMPANY: "0" })).toThrow(/API_KEYS_PER_COMPANY/);
 	});
 

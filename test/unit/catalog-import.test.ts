@@ -14,7 +14,12 @@ const codeOf = (fn: () => unknown) => {
 
 describe("importLines", () => {
 	it("numbers JSON rows from 1 and CSV rows by the file line they start on", () => {
-		expect(importLines([{ partner: "A", name: "x" }, { partner: "A", name: "y" }]).map((l) => l.line)).toEqual([1, 2]);
+		expect(
+			importLines([
+				{ partner: "A", name: "x" },
+				{ partner: "A", name: "y" },
+			]).map((l) => l.line),
+		).toEqual([1, 2]);
 		const csv = '\uFEFFpartner,name,description\r\nA,one,"multi\r\nline\r\ncell"\r\n\r\nA,two,\r\n,,\r\nA,three,"x"';
 		const lines = importLines(csv);
 		expect(lines.map((l) => [l.line, l.row])).toEqual([
@@ -35,7 +40,11 @@ describe("importLines", () => {
 	});
 
 	it("is invalid_import for bodies that cannot be read at all, validation_failed for no rows or too many", () => {
-		for (const body of ['partner,name\n"A,n', "model\nx", "partner,name,extra\nA,n,e", "", {}, 42, null, true]) expect(codeOf(() => importLines(body)), JSON.stringify(body)).toBe("invalid_import");
+		for (const body of ['partner,name\n"A,n', "model\nx", "partner,name,extra\nA,n,e", "", {}, 42, null, true])
+			expect(
+				codeOf(() => importLines(body)),
+				JSON.stringify(body),
+			).toBe("invalid_import");
 		expect(codeOf(() => importLines("partner,name\n"))).toBe("validation_failed");
 		expect(codeOf(() => importLines([]))).toBe("validation_failed");
 		expect(codeOf(() => importLines(undefined))).toBe("validation_failed");

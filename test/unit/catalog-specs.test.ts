@@ -7,7 +7,19 @@ import { escapeRegex } from "../../shared/mongo.ts";
 
 describe("specsSubset", () => {
 	it("keeps stored order, scalars and lists of scalars, nested members one level down", () => {
-		expect(specsSubset({ b: 1, a: "x", "$odd.key": true, list: ["USB-C", 2], obj: { inner: "y", deeper: { z: 1 }, arr: [{ no: 1 }] }, nil: null, blank: "  ", objs: [{ a: 1 }], empty: [] })).toEqual([
+		expect(
+			specsSubset({
+				b: 1,
+				a: "x",
+				"$odd.key": true,
+				list: ["USB-C", 2],
+				obj: { inner: "y", deeper: { z: 1 }, arr: [{ no: 1 }] },
+				nil: null,
+				blank: "  ",
+				objs: [{ a: 1 }],
+				empty: [],
+			}),
+		).toEqual([
 			{ key: "b", value: "1" },
 			{ key: "a", value: "x" },
 			{ key: "$odd.key", value: "true" },

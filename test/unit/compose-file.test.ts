@@ -13,7 +13,8 @@ import { loadConfig } from "../../shared/config.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SEVEN = Object.keys(SERVICE_SCHEMAS);
-const INSTALL = "install Debian's docker-compose (`sudo apt-get install -y --no-install-recommends docker-compose`), or run `npm test` as root, which installs it";
+const INSTALL =
+	"install Debian's docker-compose (`sudo apt-get install -y --no-install-recommends docker-compose`), or run `npm test` as root, which installs it";
 
 interface ComposeService {
 	image?: string;
@@ -84,7 +85,10 @@ describe("docker-compose.yml", () => {
 			const ports = published(s);
 			if (name === "gateway") expect(ports).toEqual([{ host_ip: "127.0.0.1", published: "3000", target: 3000 }]);
 			else {
-				expect(ports.filter((p) => p.published === "3000" || p.target === 3000), name).toEqual([]);
+				expect(
+					ports.filter((p) => p.published === "3000" || p.target === 3000),
+					name,
+				).toEqual([]);
 				if (SEVEN.includes(name)) expect(ports, `${name} is reached over NATS, not from the host`).toEqual([]);
 			}
 		}
@@ -98,7 +102,8 @@ describe("docker-compose.yml", () => {
 			expect(cmd).toContain("--user");
 			expect(cmd).toContain("--pass");
 			const required = { user: cmd[cmd.indexOf("--user") + 1], pass: cmd[cmd.indexOf("--pass") + 1] };
-			for (const name of SEVEN) expect({ user: all[name]!.environment?.NATS_USER, pass: all[name]!.environment?.NATS_PASSWORD }, name).toEqual(required);
+			for (const name of SEVEN)
+				expect({ user: all[name]!.environment?.NATS_USER, pass: all[name]!.environment?.NATS_PASSWORD }, name).toEqual(required);
 			return required;
 		};
 		expect(credentials(services())).toEqual({ user: "oms", pass: expect.stringMatching(/\S/) });
@@ -120,7 +125,9 @@ describe("docker-compose.yml", () => {
 		expect(() => production(services().gateway!), "the development NATS password").toThrow(/NATS_PASSWORD of at least 16/);
 		const real = composeConfig({ NATS_PASSWORD: "a-long-enough-secret-1" }).services;
 		for (const name of SEVEN) expect(() => production(real[name]!), name).not.toThrow();
-		expect(() => production(composeConfig({ NATS_PASSWORD: "a-long-enough-secret-1", DEV_ISSUER: "on" }).services.gateway!)).toThrow(/DEV_ISSUER/);
+		expect(() => production(composeConfig({ NATS_PASSWORD: "a-long-enough-secret-1", DEV_ISSUER: "on" }).services.gateway!)).toThrow(
+			/DEV_ISSUER/,
+		);
 	});
 
 	it("trusts the local development issuer only when asked (DEV_ISSUER=on)", () => {

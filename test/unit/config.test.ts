@@ -11,8 +11,17 @@ describe("configuration", () => {
 	});
 	it("refuses the local issuer in production", () => {
 		expect(() => loadConfig({ NODE_ENV: "production", CURSOR_SECRET: "x".repeat(32) })).toThrow(/local development issuer is refused/);
-		expect(() => loadConfig({ NODE_ENV: "production", CURSOR_SECRET: "x".repeat(32), OIDC_JWKS_URL: "https://id.example.com/jwks" })).toThrow(/OIDC_ISSUER/);
-		expect(() => loadConfig({ NODE_ENV: "production", CURSOR_SECRET: "x".repeat(32), OIDC_ISSUER: "https://id.example.com", OIDC_JWKS_URL: "https://id.example.com/jwks" })).not.toThrow();
+		expect(() =>
+			loadConfig({ NODE_ENV: "production", CURSOR_SECRET: "x".repeat(32), OIDC_JWKS_URL: "https://id.example.com/jwks" }),
+		).toThrow(/OIDC_ISSUER/);
+		expect(() =>
+			loadConfig({
+				NODE_ENV: "production",
+				CURSOR_SECRET: "x".repeat(32),
+				OIDC_ISSUER: "https://id.example.com",
+				OIDC_JWKS_URL: "https://id.example.com/jwks",
+			}),
+		).not.toThrow();
 	});
 	it("names the setting that is wrong", () => {
 		expect(() => loadConfig({ PORT: "http" })).toThrow(/PORT/);

@@ -5,7 +5,11 @@ describe("cursor codec", () => {
 	const listing = listingKey("tenant-a", "-score");
 
 	it("round-trips the sort key and id", () => {
-		for (const p of [{ k: 87.5, id: "a" }, { k: "2026-01-01T00:00:00.000Z", id: "b" }, { k: null, id: "c" }]) {
+		for (const p of [
+			{ k: 87.5, id: "a" },
+			{ k: "2026-01-01T00:00:00.000Z", id: "b" },
+			{ k: null, id: "c" },
+		]) {
 			expect(decodeCursor(encodeCursor({ ...p, s: listing }), listing)).toEqual({ ...p, s: listing });
 		}
 	});

@@ -6,9 +6,24 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
-import { NetworkPolicy, type INetworkPolicy, type INetworkPolicyPeer, type INetworkPolicyPort } from "kubernetes-models/networking.k8s.io/v1";
+import {
+	NetworkPolicy,
+	type INetworkPolicy,
+	type INetworkPolicyPeer,
+	type INetworkPolicyPort,
+} from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget, type IPodDisruptionBudget } from "kubernetes-models/policy/v1";
-import { ConfigMap, Namespace, Secret, Service, type IConfigMap, type IContainer, type IProbe, type ISecret, type IService } from "kubernetes-models/v1";
+import {
+	ConfigMap,
+	Namespace,
+	Secret,
+	Service,
+	type IConfigMap,
+	type IContainer,
+	type IProbe,
+	type ISecret,
+	type IService,
+} from "kubernetes-models/v1";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { SERVICE_SCHEMAS, selectServices } from "../../services/registry.ts";
@@ -27,7 +42,11 @@ const NAMESPACE = "oms";
 const OPS_PORT = 9464;
 const SEVEN = Object.keys(SERVICE_SCHEMAS);
 
-type Doc = { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; labels?: Record<string, string> } } & Record<string, any>;
+type Doc = {
+	apiVersion?: string;
+	kind?: string;
+	metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
+} & Record<string, any>;
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
 	"v1/Namespace": Namespace,
 	"v1/ConfigMap": ConfigMap,
@@ -49,7 +68,7 @@ function readYaml(file: string): Doc[] {
 const manifestFiles = readdirSync(K8S).filter((f) => /\.ya?ml$/.test(f) && f !== "kustomization.yaml");
 const objects = manifestFiles.flatMap((file) => readYaml(file).map((doc) => ({ file, doc })));
 const docs = objects.map((o) => o.doc);
-const ofKind = <T,>(kind: string) => docs.filter((d) => d.kind === kind) as unknown as T[];
+const ofKind = <T>(kind: string) => docs.filter((d) => d.kind === kind) as unknown as T[];
 const deployments = ofKind<IDeployment>("Deployment");
 const hpas = ofKind<IHorizontalPodAutoscaler>("HorizontalPodAutoscaler");
 const services = ofKind<IService>("Service");
@@ -128,7 +147,8 @@ describe("deploy/k8s manifests", () => {
 	it("everything lives in the one namespace, which kustomization.yaml uses too", () => {
 		expect(ofKind<Doc>("Namespace").map((n) => n.metadata?.name)).toEqual([NAMESPACE]);
 		expect(kustomization.namespace).toBe(NAMESPACE);
-		for (const d of docs.filter((x) => x.kind !== "Namespace")) expect(d.metadata?.namespace, `${d.kind} ${d.metadata?.name}`).toBe(NAMESPACE);
+		for (const d of docs.filter((x) => x.kind !== "Namespace"))
+			expect(d.metadata?.namespace, `${d.kind} ${d.metadata?.name}`).toBe(NAMESPACE);
 	});
 
 	it("kustomization.yaml lists every manifest except the placeholder Secret", () => {
@@ -183,7 +203,11 @@ describe("deploy/k8s manifests", () => {
 			const ops = c().ports?.find((p) => p.name === "ops");
 			expect(ops?.containerPort).toBe(OPS_PORT);
 			expect(Number(envValue(c(), "OPS_PORT"))).toBe(OPS_PORT);
-			expect(d().spec?.template.metadata?.annotations).toMatchObject({ "prometheus.io/scrape": "true", "prometheus.io/port": String(OPS_PORT), "prometheus.io/path": "/metrics" });
+			expect(d().spec?.template.metadata?.annotations).toMatchObject({
+				"prometheus.io/scrape": "true",
+				"prometheus.io/port": String(OPS_PORT),
+				"prometheus.io/path": "/metrics",
+			});
 		});
 
 		it("requests CPU and memory and caps memory", () => {
@@ -196,7 +220,11 @@ describe("deploy/k8s manifests", () => {
 		it("runs as non-root on a read-only root filesystem with a writable /tmp", () => {
 			const pod = d().spec!.template.spec!;
 			expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: "RuntimeDefault" } });
-			expect(c().securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+			expect(c().securityContext).toMatchObject({
+				readOnlyRootFilesystem: true,
+				allowPrivilegeEscalation: false,
+				capabilities: { drop: ["ALL"] },
+			});
 			const tmp = c().volumeMounts?.find((m) => m.mountPath === "/tmp");
 			expect(pod.volumes?.find((v) => v.name === tmp?.name)?.emptyDir).toBeDefined();
 		});
@@ -232,9 +260,12 @@ describe("deploy/k8s manifests", () => {
 	});
 
 	it("the services that own data get MONGO_URL, those with queues or rate limits REDIS_URL, from the Secret", () => {
-		const secretKeysOf = (name: string) => (containerOf(deploymentRunning(name)!).env ?? []).filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name);
-		for (const name of ["auth-keys", "opportunities", "catalog", "matching", "notifications"]) expect(secretKeysOf(name), name).toContain("MONGO_URL");
-		for (const name of ["gateway", "opportunities", "catalog", "matching", "notifications", "ask"]) expect(secretKeysOf(name), name).toContain("REDIS_URL");
+		const secretKeysOf = (name: string) =>
+			(containerOf(deploymentRunning(name)!).env ?? []).filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name);
+		for (const name of ["auth-keys", "opportunities", "catalog", "matching", "notifications"])
+			expect(secretKeysOf(name), name).toContain("MONGO_URL");
+		for (const name of ["gateway", "opportunities", "catalog", "matching", "notifications", "ask"])
+			expect(secretKeysOf(name), name).toContain("REDIS_URL");
 		expect(secretKeysOf("notifications")).toContain("SMTP_URL");
 		expect(secretKeysOf("ask")).toContain("LLM_API_KEY");
 		// The model key goes only where it is used.
@@ -245,13 +276,25 @@ describe("deploy/k8s manifests", () => {
 		for (const d of deployments) {
 			const c = containerOf(d);
 			for (const from of c.envFrom ?? []) {
-				if (from.configMapRef) expect(configMaps.map((m) => m.metadata?.name), d.metadata?.name).toContain(from.configMapRef.name);
-				if (from.secretRef) expect(secrets.map((s) => s.metadata?.name), d.metadata?.name).toContain(from.secretRef.name);
+				if (from.configMapRef)
+					expect(
+						configMaps.map((m) => m.metadata?.name),
+						d.metadata?.name,
+					).toContain(from.configMapRef.name);
+				if (from.secretRef)
+					expect(
+						secrets.map((s) => s.metadata?.name),
+						d.metadata?.name,
+					).toContain(from.secretRef.name);
 			}
 			for (const e of c.env ?? []) {
 				const cmRef = e.valueFrom?.configMapKeyRef;
 				const sRef = e.valueFrom?.secretKeyRef;
-				if (cmRef) expect(Object.keys(configMaps.find((m) => m.metadata?.name === cmRef.name)?.data ?? {}), `${d.metadata?.name} ${e.name}`).toContain(cmRef.key);
+				if (cmRef)
+					expect(
+						Object.keys(configMaps.find((m) => m.metadata?.name === cmRef.name)?.data ?? {}),
+						`${d.metadata?.name} ${e.name}`,
+					).toContain(cmRef.key);
 				if (sRef) {
 					const s = secrets.find((x) => x.metadata?.name === sRef.name);
 					expect(s, `${d.metadata?.name} ${e.name}: Secret ${sRef.name}`).toBeDefined();
@@ -272,9 +315,13 @@ describe("deploy/k8s manifests", () => {
 		const known = new Set([...Object.keys(loadConfig({})), ...variablesReadByCode()]);
 		// Read by Node itself.
 		const runtime = new Set(["NODE_OPTIONS"]);
-		for (const m of configMaps) for (const key of Object.keys(m.data ?? {})) expect(known.has(key), `ConfigMap key ${key} is read by nothing`).toBe(true);
-		for (const s of secrets) for (const key of Object.keys(secretData(s))) expect(known.has(key), `Secret key ${key} is read by nothing`).toBe(true);
-		for (const d of deployments) for (const e of containerOf(d).env ?? []) expect(known.has(e.name) || runtime.has(e.name), `${d.metadata?.name}: ${e.name} is read by nothing`).toBe(true);
+		for (const m of configMaps)
+			for (const key of Object.keys(m.data ?? {})) expect(known.has(key), `ConfigMap key ${key} is read by nothing`).toBe(true);
+		for (const s of secrets)
+			for (const key of Object.keys(secretData(s))) expect(known.has(key), `Secret key ${key} is read by nothing`).toBe(true);
+		for (const d of deployments)
+			for (const e of containerOf(d).env ?? [])
+				expect(known.has(e.name) || runtime.has(e.name), `${d.metadata?.name}: ${e.name} is read by nothing`).toBe(true);
 	});
 
 	it("the autoscalers target the gateway and matching Deployments, which leave the replica count to them", () => {
@@ -296,7 +343,8 @@ describe("deploy/k8s manifests", () => {
 		const gateway = services.find((s) => s.metadata?.name === "gateway")!;
 		const gatewayPod = deploymentRunning("gateway")!.spec!.template;
 		expect(matches(gateway.spec?.selector, gatewayPod.metadata?.labels)).toBe(true);
-		for (const other of deployments.filter((d) => d.metadata?.name !== "gateway")) expect(matches(gateway.spec?.selector, other.spec?.template.metadata?.labels)).toBe(false);
+		for (const other of deployments.filter((d) => d.metadata?.name !== "gateway"))
+			expect(matches(gateway.spec?.selector, other.spec?.template.metadata?.labels)).toBe(false);
 		const target = gateway.spec?.ports?.[0]?.targetPort;
 		expect(containerOf(deploymentRunning("gateway")!).ports?.find((p) => p.name === target)?.containerPort).toBe(3000);
 
@@ -307,7 +355,11 @@ describe("deploy/k8s manifests", () => {
 
 	it("each disruption budget selects the pods of a Deployment", () => {
 		expect(pdbs.length).toBeGreaterThan(0);
-		for (const p of pdbs) expect(deployments.some((d) => matches(p.spec?.selector?.matchLabels, d.spec?.template.metadata?.labels)), p.metadata?.name).toBe(true);
+		for (const p of pdbs)
+			expect(
+				deployments.some((d) => matches(p.spec?.selector?.matchLabels, d.spec?.template.metadata?.labels)),
+				p.metadata?.name,
+			).toBe(true);
 	});
 });
 
@@ -341,7 +393,9 @@ const namespaceLabels = (ns: string) => ({ "kubernetes.io/metadata.name": ns });
 
 function peerAdmits(peer: INetworkPolicyPeer, from: Pod, policyNamespace: string): boolean {
 	if (peer.ipBlock) return false; // addresses outside the cluster; no pod here is one
-	const nsOk = peer.namespaceSelector ? selects(peer.namespaceSelector, namespaceLabels(from.namespace)) : from.namespace === policyNamespace;
+	const nsOk = peer.namespaceSelector
+		? selects(peer.namespaceSelector, namespaceLabels(from.namespace))
+		: from.namespace === policyNamespace;
 	const podOk = peer.podSelector ? selects(peer.podSelector, from.labels) : true;
 	return nsOk && podOk;
 }
@@ -355,18 +409,27 @@ function portAdmits(ports: INetworkPolicyPort[] | undefined, port: number, to: P
 /** Kubernetes' ingress rule: a pod no policy selects takes anything; a selected one only what some policy allows. */
 function admits(policies: INetworkPolicy[], from: Pod, to: Pod, port: number): boolean {
 	const isolating = policies.filter(
-		(p) => p.metadata?.namespace === to.namespace && (p.spec?.policyTypes ?? ["Ingress"]).includes("Ingress") && selects(p.spec?.podSelector, to.labels),
+		(p) =>
+			p.metadata?.namespace === to.namespace &&
+			(p.spec?.policyTypes ?? ["Ingress"]).includes("Ingress") &&
+			selects(p.spec?.podSelector, to.labels),
 	);
 	if (!isolating.length) return true;
-	const fromAdmitted = (peers: INetworkPolicyPeer[] | undefined, ns: string) => !peers?.length || peers.some((peer) => peerAdmits(peer, from, ns));
-	return isolating.some((p) => (p.spec?.ingress ?? []).some((rule) => portAdmits(rule.ports, port, to) && fromAdmitted(rule.from, p.metadata!.namespace!)));
+	const fromAdmitted = (peers: INetworkPolicyPeer[] | undefined, ns: string) =>
+		!peers?.length || peers.some((peer) => peerAdmits(peer, from, ns));
+	return isolating.some((p) =>
+		(p.spec?.ingress ?? []).some((rule) => portAdmits(rule.ports, port, to) && fromAdmitted(rule.from, p.metadata!.namespace!)),
+	);
 }
 
 describe("deploy/k8s NetworkPolicies", () => {
 	const BACKING = join(K8S, "backing-access");
 	const backingFiles = readdirSync(BACKING).filter((f) => /\.ya?ml$/.test(f) && f !== "kustomization.yaml");
 	const backingDocs = backingFiles.flatMap((f) => readYaml(join("backing-access", f)));
-	const policies = [...ofKind<INetworkPolicy>("NetworkPolicy"), ...(backingDocs.filter((d) => d.kind === "NetworkPolicy") as unknown as INetworkPolicy[])];
+	const policies = [
+		...ofKind<INetworkPolicy>("NetworkPolicy"),
+		...(backingDocs.filter((d) => d.kind === "NetworkPolicy") as unknown as INetworkPolicy[]),
+	];
 
 	// The namespaces the Secret's and ConfigMap's URLs point at (hosts ...<service>.<namespace>.svc.cluster.local).
 	const namespaceOf = (url: string) => {
@@ -417,7 +480,11 @@ describe("deploy/k8s NetworkPolicies", () => {
 	});
 
 	it("let exactly the services that get MONGO_URL reach MongoDB, and those that get REDIS_URL reach Redis", () => {
-		const reaching = (to: Pod, port: number) => appPods.filter((p) => admits(policies, p, to, port)).map((p) => p.name).sort();
+		const reaching = (to: Pod, port: number) =>
+			appPods
+				.filter((p) => admits(policies, p, to, port))
+				.map((p) => p.name)
+				.sort();
 		expect(reaching(mongo, 27017)).toEqual(usersOf("MONGO_URL").sort());
 		expect(reaching(redis, 6379)).toEqual(usersOf("REDIS_URL").sort());
 		for (const pod of outsiders) {
@@ -431,12 +498,14 @@ describe("deploy/k8s NetworkPolicies", () => {
 
 	it("let the ingress controller reach the gateway's API port and nothing else of the application", () => {
 		expect(admits(policies, ingress, app("gateway"), 3000)).toBe(true);
-		for (const pod of [stranger, intruder, prometheus, ...appPods]) expect(admits(policies, pod, app("gateway"), 3000), pod.name).toBe(false);
+		for (const pod of [stranger, intruder, prometheus, ...appPods])
+			expect(admits(policies, pod, app("gateway"), 3000), pod.name).toBe(false);
 		for (const pod of appPods.filter((p) => p.name !== "gateway")) {
 			for (const port of Object.values(pod.ports ?? {})) expect(admits(policies, ingress, pod, port), `${pod.name}:${port}`).toBe(false);
 		}
 		// The services never call each other directly: one service's pod cannot reach another's.
-		for (const from of appPods) for (const to of appPods) if (from !== to) expect(admits(policies, from, to, OPS_PORT), `${from.name} -> ${to.name}`).toBe(false);
+		for (const from of appPods)
+			for (const to of appPods) if (from !== to) expect(admits(policies, from, to, OPS_PORT), `${from.name} -> ${to.name}`).toBe(false);
 	});
 
 	it("let Prometheus read every pod's ops port", () => {

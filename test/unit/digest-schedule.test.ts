@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { nextDigestAt } from "../../services/notifications/schedule.ts";
 
 const weekdays = [1, 2, 3, 4, 5];
-const next = (tz: string, hour: number, after: string, days = weekdays) => nextDigestAt({ digest_days: days, digest_hour: hour, digest_tz: tz }, new Date(after))?.toISOString() ?? null;
+const next = (tz: string, hour: number, after: string, days = weekdays) =>
+	nextDigestAt({ digest_days: days, digest_hour: hour, digest_tz: tz }, new Date(after))?.toISOString() ?? null;
 
 describe("next digest slot", () => {
 	it("keeps the local hour across daylight-saving changes (New York)", () => {

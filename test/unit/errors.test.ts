@@ -4,9 +4,18 @@ import { ApiError, ERROR_CODES, ERROR_STATUS, reformatError } from "../../shared
 
 describe("reformatError", () => {
 	it("keeps an ApiError's code, status, message and issues", () => {
-		const f = reformatError(new ApiError("validation_failed", "bad", { issues: [{ path: "name", code: "too_small", message: "short" }] }), "r1");
+		const f = reformatError(
+			new ApiError("validation_failed", "bad", { issues: [{ path: "name", code: "too_small", message: "short" }] }),
+			"r1",
+		);
 		expect(f.status).toBe(400);
-		expect(f.body).toEqual({ error: "validation_failed", message: "bad", requestId: "r1", issues: [{ path: "name", code: "too_small", message: "short" }], issue_count: 1 });
+		expect(f.body).toEqual({
+			error: "validation_failed",
+			message: "bad",
+			requestId: "r1",
+			issues: [{ path: "name", code: "too_small", message: "short" }],
+			issue_count: 1,
+		});
 		expect(f.internal).toBe(false);
 	});
 
@@ -28,7 +37,12 @@ describe("reformatError", () => {
 
 	it("hides everything else behind `internal`", () => {
 		const f = reformatError(new TypeError("secret stack detail at db.ts:12"), "r2");
-		expect(f).toEqual({ status: 500, body: { error: "internal", message: "Internal error", requestId: "r2" }, headers: {}, internal: true });
+		expect(f).toEqual({
+			status: 500,
+			body: { error: "internal", message: "Internal error", requestId: "r2" },
+			headers: {},
+			internal: true,
+		});
 		expect(reformatError(new Errors.MoleculerClientError("x", 400, "SOMETHING"), "r").body.error).toBe("internal");
 	});
 

@@ -15,7 +15,9 @@ type ActionDef = { input?: () => unknown; visibility?: string };
 
 /** Every action the services register, by full name. */
 const registered = new Map<string, ActionDef>(
-	Object.values(SERVICE_SCHEMAS).flatMap((s) => Object.entries((s.actions ?? {}) as Record<string, ActionDef>).map(([a, def]) => [`${s.name}.${a}`, def] as const)),
+	Object.values(SERVICE_SCHEMAS).flatMap((s) =>
+		Object.entries((s.actions ?? {}) as Record<string, ActionDef>).map(([a, def]) => [`${s.name}.${a}`, def] as const),
+	),
 );
 
 /** The actions the gateway's routes reach: the API's route table and the gateway's own /healthz and /readyz. */
@@ -48,14 +50,25 @@ describe("the queue table", () => {
 
 	it("lists every kind of job of JOBS on exactly one queue", () => {
 		const listed = Object.values(QUEUE_TABLE).flatMap((q) => q.jobs);
-		for (const [key, kind] of Object.entries(JOBS)) expect(listed.filter((j) => j === kind), key).toHaveLength(1);
+		for (const [key, kind] of Object.entries(JOBS))
+			expect(
+				listed.filter((j) => j === kind),
+				key,
+			).toHaveLength(1);
 		expect(listed).toHaveLength(Object.keys(JOBS).length);
 	});
 
 	it("parses the payloads the producers build, and refuses one that names no document", () => {
 		const id = "0b8f7a4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b";
-		expect(JOBS.indexProduct.payload.parse({ tenantId: id, productId: id, version: "v1" })).toEqual({ tenantId: id, productId: id, version: "v1" });
-		expect(JOBS.sendDigest.payload.parse({ tenantId: id, slot: "2026-01-31T07:00:00.000Z" })).toEqual({ tenantId: id, slot: "2026-01-31T07:00:00.000Z" });
+		expect(JOBS.indexProduct.payload.parse({ tenantId: id, productId: id, version: "v1" })).toEqual({
+			tenantId: id,
+			productId: id,
+			version: "v1",
+		});
+		expect(JOBS.sendDigest.payload.parse({ tenantId: id, slot: "2026-01-31T07:00:00.000Z" })).toEqual({
+			tenantId: id,
+			slot: "2026-01-31T07:00:00.000Z",
+		});
 		expect(JOBS.matchNotice.payload.safeParse({ version: "v1" }).success).toBe(false);
 		expect(JOBS.learnFeedback.payload.safeParse({ tenantId: id, feedbackId: "not-a-uuid" }).success).toBe(false);
 	});
@@ -86,6 +99,9 @@ describe("internal actions", () => {
 		expect(INTERNAL_ACTIONS["catalog.markIndexed"].params.safeParse({ productId: id, version: "v1", extra: 1 }).success).toBe(false);
 		expect(INTERNAL_ACTIONS["opportunities.noticeForMatching"].params.safeParse({ id: "x" }).success).toBe(false);
 		expect(INTERNAL_ACTIONS["auth-keys.tenantIds"].params.parse({})).toEqual({ after: "", limit: 1000 });
-		expect(INTERNAL_ACTIONS["auth-keys.createTenant"].params.parse({ name: "Acme", ownerEmail: "  Owner@Acme.Example " })).toEqual({ name: "Acme", ownerEmail: "owner@acme.example" });
+		expect(INTERNAL_ACTIONS["auth-keys.createTenant"].params.parse({ name: "Acme", ownerEmail: "  Owner@Acme.Example " })).toEqual({
+			name: "Acme",
+			ownerEmail: "owner@acme.example",
+		});
 	});
 });

@@ -20,7 +20,10 @@ describe("the OpenAPI document", () => {
 			'const { API_ROUTES } = await import("./services/gateway/routes.ts");',
 			"process.stdout.write(JSON.stringify(buildOpenApi(API_ROUTES)));",
 		].join("\n");
-		const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, maxBuffer: 32 * 1024 * 1024 });
+		const { stdout } = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+			cwd: ROOT,
+			maxBuffer: 32 * 1024 * 1024,
+		});
 		const here = buildOpenApi(API_ROUTES);
 		const there = JSON.parse(stdout);
 		expect(Object.keys(there.components.schemas)).toEqual(Object.keys(here.components.schemas));

@@ -29,7 +29,9 @@ describe("Outbox.reconcile", () => {
 	it("pages through a backlog and sends each pending version once", async () => {
 		const model = conn.model("OutboxDoc", Doc, "docs");
 		const past = new Date(Date.now() - 60_000);
-		await model.insertMany(Array.from({ length: 23 }, (_, i) => ({ _id: `doc-${String(i).padStart(2, "0")}`, index: { ...newRequest(), requested_at: past } })));
+		await model.insertMany(
+			Array.from({ length: 23 }, (_, i) => ({ _id: `doc-${String(i).padStart(2, "0")}`, index: { ...newRequest(), requested_at: past } })),
+		);
 		await model.create({ _id: "done", index: { ...newRequest(), pending: false } });
 		const outbox = new Outbox({ model, job: TEST_JOB, data: (d: { _id: string }) => ({ id: d._id }) });
 		expect(await outbox.reconcile(10_000, 5)).toBe(23);

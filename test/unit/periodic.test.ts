@@ -8,12 +8,16 @@ describe("every (background loops)", () => {
 		let active = 0;
 		let most = 0;
 		let runs = 0;
-		const loop = every(5, async () => {
-			runs++;
-			most = Math.max(most, ++active);
-			await sleep(30);
-			active--;
-		}, () => undefined);
+		const loop = every(
+			5,
+			async () => {
+				runs++;
+				most = Math.max(most, ++active);
+				await sleep(30);
+				active--;
+			},
+			() => undefined,
+		);
 		await sleep(150);
 		await loop.stop();
 		expect(runs).toBeGreaterThan(1);
@@ -22,11 +26,15 @@ describe("every (background loops)", () => {
 
 	it("stops only once the run in progress has ended, and starts none after", async () => {
 		const events: string[] = [];
-		const loop = every(5, async () => {
-			events.push("start");
-			await sleep(50);
-			events.push("end");
-		}, () => undefined);
+		const loop = every(
+			5,
+			async () => {
+				events.push("start");
+				await sleep(50);
+				events.push("end");
+			},
+			() => undefined,
+		);
 		await sleep(20);
 		await loop.stop();
 		events.push("stopped");
@@ -37,10 +45,14 @@ describe("every (background loops)", () => {
 	it("reports a failed run and keeps running", async () => {
 		const errors: unknown[] = [];
 		let runs = 0;
-		const loop = every(5, async () => {
-			runs++;
-			throw new Error("database away");
-		}, (e) => errors.push(e));
+		const loop = every(
+			5,
+			async () => {
+				runs++;
+				throw new Error("database away");
+			},
+			(e) => errors.push(e),
+		);
 		await sleep(60);
 		await loop.stop();
 		expect(runs).toBeGreaterThan(1);

@@ -19,7 +19,10 @@ afterAll(async () => {
 
 describe("dropRetiredIndexes", () => {
 	it("drops the named indexes, keeps the others, and passes over absent ones and absent collections", async () => {
-		const Things = conn.model("Thing", new mongoose.Schema({ _id: String, seq: Number, bucket: Number }, { versionKey: false, autoIndex: false }));
+		const Things = conn.model(
+			"Thing",
+			new mongoose.Schema({ _id: String, seq: Number, bucket: Number }, { versionKey: false, autoIndex: false }),
+		);
 		await Things.create({ _id: "a", seq: 1, bucket: 0 });
 		await Things.collection.createIndex({ seq: 1 });
 		await Things.collection.createIndex({ bucket: 1 });

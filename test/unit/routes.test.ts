@@ -20,12 +20,26 @@ describe("the gateway's route table", () => {
 
 	it("covers every endpoint the interface contract lists", () => {
 		const contract = [
-			"POST /session", "DELETE /session", "GET /scopes", "GET /openapi.json", "GET /me",
-			"GET /api-keys", "POST /api-keys", "DELETE /api-keys/{id}",
-			"GET /opportunities", "GET /opportunities/{id}", "POST /opportunities/{id}/archive", "DELETE /opportunities/{id}/archive",
-			"POST /opportunities/{id}/feedback", "POST /opportunities/{id}/ask",
-			"POST /products", "PATCH /products/{id}", "GET /products/partners", "POST /products/partners",
-			"PATCH /settings/notifications", "PATCH /settings/rules/{id}",
+			"POST /session",
+			"DELETE /session",
+			"GET /scopes",
+			"GET /openapi.json",
+			"GET /me",
+			"GET /api-keys",
+			"POST /api-keys",
+			"DELETE /api-keys/{id}",
+			"GET /opportunities",
+			"GET /opportunities/{id}",
+			"POST /opportunities/{id}/archive",
+			"DELETE /opportunities/{id}/archive",
+			"POST /opportunities/{id}/feedback",
+			"POST /opportunities/{id}/ask",
+			"POST /products",
+			"PATCH /products/{id}",
+			"GET /products/partners",
+			"POST /products/partners",
+			"PATCH /settings/notifications",
+			"PATCH /settings/rules/{id}",
 		];
 		const routed = Object.keys(API_ROUTES).map((r) => {
 			const { method, path } = contractPathOf(r);

@@ -14,7 +14,9 @@ import { z } from "zod";
 let conn: mongoose.Connection;
 
 beforeAll(async () => {
-	conn = await mongoose.createConnection(config().MONGO_URL, { dbName: `${config().MONGO_DB_PREFIX}_atomicity`, maxPoolSize: 16 }).asPromise();
+	conn = await mongoose
+		.createConnection(config().MONGO_URL, { dbName: `${config().MONGO_DB_PREFIX}_atomicity`, maxPoolSize: 16 })
+		.asPromise();
 });
 afterAll(async () => {
 	await conn.dropDatabase();
@@ -38,7 +40,12 @@ describe("single-document updates on the MongoDB-compatible server", () => {
 			await docs.insertOne({ _id });
 			await Promise.all(Array.from({ length: WRITERS }, (_, i) => docs.updateOne({ _id }, { $set: { [`f${i}`]: i } })));
 			const doc = (await docs.findOne({ _id }))!;
-			expect(Object.keys(doc).filter((k) => k.startsWith("f")).sort(), `round ${round} (${HINT})`).toEqual(Array.from({ length: WRITERS }, (_, i) => `f${i}`).sort());
+			expect(
+				Object.keys(doc)
+					.filter((k) => k.startsWith("f"))
+					.sort(),
+				`round ${round} (${HINT})`,
+			).toEqual(Array.from({ length: WRITERS }, (_, i) => `f${i}`).sort());
 		}
 	});
 
@@ -47,10 +54,20 @@ describe("single-document updates on the MongoDB-compatible server", () => {
 		for (let round = 0; round < ROUNDS; round++) {
 			const _id = `doc-${round}`;
 			await docs.insertOne({ _id, rev: 0 });
-			const results = await Promise.all(Array.from({ length: WRITERS }, (_, i) => docs.updateOne({ _id, rev: 0 }, { $set: { rev: 1, by: i } })));
-			expect(results.reduce((n, r) => n + r.modifiedCount, 0), `round ${round} (${HINT})`).toBe(1);
-			const viaFindAndModify = await Promise.all(Array.from({ length: WRITERS }, (_, i) => docs.findOneAndUpdate({ _id, rev: 1 }, { $set: { rev: 2, by: i } })));
-			expect(viaFindAndModify.filter((d) => d !== null), `round ${round} (${HINT})`).toHaveLength(1);
+			const results = await Promise.all(
+				Array.from({ length: WRITERS }, (_, i) => docs.updateOne({ _id, rev: 0 }, { $set: { rev: 1, by: i } })),
+			);
+			expect(
+				results.reduce((n, r) => n + r.modifiedCount, 0),
+				`round ${round} (${HINT})`,
+			).toBe(1);
+			const viaFindAndModify = await Promise.all(
+				Array.from({ length: WRITERS }, (_, i) => docs.findOneAndUpdate({ _id, rev: 1 }, { $set: { rev: 2, by: i } })),
+			);
+			expect(
+				viaFindAndModify.filter((d) => d !== null),
+				`round ${round} (${HINT})`,
+			).toHaveLength(1);
 		}
 	});
 
@@ -70,8 +87,7 @@ describe("single-document updates on the MongoDB-compatible server", () => {
 				),
 			);
 			const byId = new Map((await docs.find({ group: `g-${round}` }).toArray()).map((d) => [d._id, Object.keys(d)]));
-			const expected = (id: string, i: number) =>
-				i % 3 === 0 ? id === ids[0] : i % 3 === 1 ? id !== ids[1] : true;
+			const expected = (id: string, i: number) => (i % 3 === 0 ? id === ids[0] : i % 3 === 1 ? id !== ids[1] : true);
 			for (const id of ids)
 				for (let i = 0; i < WRITERS; i++) {
 					const key = i % 3 === 0 ? `one${i}` : i % 3 === 1 ? `list${i}` : `all${i}`;
@@ -81,7 +97,10 @@ describe("single-document updates on the MongoDB-compatible server", () => {
 	});
 
 	it("never let an indexer's done mark undo a change saved at the same time (the outbox's pattern)", async () => {
-		const Doc = new Schema({ _id: String, name: String, rev: String, index: new Schema(workRequestSchema, { _id: false }) }, { versionKey: false });
+		const Doc = new Schema(
+			{ _id: String, name: String, rev: String, index: new Schema(workRequestSchema, { _id: false }) },
+			{ versionKey: false },
+		);
 		const model = conn.model("AtomicityProduct", Doc, "products");
 		const outbox = new Outbox({ model, job: TEST_JOB, data: (d: { _id: string }) => ({ id: d._id }) });
 		for (let round = 0; round < ROUNDS * 4; round++) {

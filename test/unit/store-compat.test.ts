@@ -254,7 +254,8 @@ function makeDocs(): Doc[] {
 }
 
 // The in-memory copy keeps JS values; the server gets int32, long and double.
-const toServer = (d: Doc, i: number): Doc => Object.fromEntries(Object.entries(d).map(([k, v]) => [k, k === "_id" ? v : stored(v, i + k.length)]));
+const toServer = (d: Doc, i: number): Doc =>
+	Object.fromEntries(Object.entries(d).map(([k, v]) => [k, k === "_id" ? v : stored(v, i + k.length)]));
 
 beforeAll(async () => {
 	conn = await mongoose.createConnection(config().MONGO_URL, { dbName: `${config().MONGO_DB_PREFIX}_store_compat` }).asPromise();
@@ -331,10 +332,15 @@ const expected = (filter: Doc) => docs.filter((d) => matches(d, plain(filter) as
 
 /** The server's answer to a sorted, limited query is one of MongoDB's: the same sort values in order. */
 function expectSorted(got: Doc[], filter: Doc, sort: Record<string, 1 | -1>, skip: number, limit: number) {
-	const want = expected(filter).sort(sortCmp(sort)).slice(skip, skip + limit);
+	const want = expected(filter)
+		.sort(sortCmp(sort))
+		.slice(skip, skip + limit);
 	const byId = new Map(docs.map((d) => [idKey(d._id), d]));
 	const mine = got.map((d) => byId.get(idKey(d._id))!);
-	expect(mine.every((d) => d && matches(d, plain(filter) as Doc)), `${label(filter)} sort ${label(sort)}: every document matches`).toBe(true);
+	expect(
+		mine.every((d) => d && matches(d, plain(filter) as Doc)),
+		`${label(filter)} sort ${label(sort)}: every document matches`,
+	).toBe(true);
 	expect(new Set(idsOf(mine)).size, "no document twice").toBe(mine.length);
 	expect(mine.length, `${label(filter)} sort ${label(sort)} skip ${skip} limit ${limit}: count`).toBe(want.length);
 	mine.forEach((d, i) => expect(sortCmp(sort)(d, want[i]!), `${label(filter)} sort ${label(sort)}: position ${i}`).toBe(0));
@@ -385,7 +391,13 @@ describe("the store answers as MongoDB does", () => {
 
 	it("updates, findOneAndUpdate with a sort, and deletes select as find does", async () => {
 		let mark = 0;
-		for (const filter of [{ t: "x", s: "open" }, { n: { $gt: 20 } }, { a: null }, { "o.x": { $in: [2, "k"] } }, { _id: { $in: [9, "s7"] } }]) {
+		for (const filter of [
+			{ t: "x", s: "open" },
+			{ n: { $gt: 20 } },
+			{ a: null },
+			{ "o.x": { $in: [2, "k"] } },
+			{ _id: { $in: [9, "s7"] } },
+		]) {
 			mark++;
 			const res = await coll.updateMany(q(filter), { $set: { mark } });
 			expect(res.matchedCount, label(filter)).toBe(expected(filter).length);
@@ -396,7 +408,10 @@ describe("the store answers as MongoDB does", () => {
 			const res = await coll.updateOne(q(filter), { $set: { mark } });
 			expect(res.matchedCount, label(filter)).toBe(Math.min(1, expected(filter).length));
 			const changed = await coll.find({ mark }).toArray();
-			expect(changed.every((d) => matches(docs.find((x) => idKey(x._id) === idKey(d._id))!, plain(filter) as Doc)), label(filter)).toBe(true);
+			expect(
+				changed.every((d) => matches(docs.find((x) => idKey(x._id) === idKey(d._id))!, plain(filter) as Doc)),
+				label(filter),
+			).toBe(true);
 		}
 		const top = await coll.findOneAndUpdate({ t: "x" }, { $set: { mark: ++mark } }, { sort: { n: -1 } });
 		expectSorted(top ? [top] : [], { t: "x" }, { n: -1 }, 0, 1);
@@ -407,7 +422,9 @@ describe("the store answers as MongoDB does", () => {
 		expect((await coll.deleteOne({ t: "y", s: "open" })).deletedCount).toBe(Math.min(1, eligible.length));
 		const left = new Set(idsOf(await coll.find({}).toArray()));
 		const deleted = docs.filter((d) => !left.has(idKey(d._id)));
-		expect(idsOf(deleted.filter((d) => !gone.includes(d))), "deleteOne: one document of its filter").toHaveLength(Math.min(1, eligible.length));
+		expect(idsOf(deleted.filter((d) => !gone.includes(d))), "deleteOne: one document of its filter").toHaveLength(
+			Math.min(1, eligible.length),
+		);
 		expect(deleted.every((d) => gone.includes(d) || eligible.includes(d))).toBe(true);
 		expect(left.size).toBe(docs.length - deleted.length);
 	});
@@ -417,7 +434,10 @@ describe("the store answers as MongoDB does", () => {
 		await u.createIndex({ u: 1 }, { unique: true });
 		await u.createIndex({ k1: 1, k2: 1 }, { unique: true });
 		const refused = async (doc: Stored) => {
-			const err = await u.insertOne(doc).then(() => null, (e: { code?: number }) => e);
+			const err = await u.insertOne(doc).then(
+				() => null,
+				(e: { code?: number }) => e,
+			);
 			return err?.code;
 		};
 		expect(await refused({ _id: 1, u: 1, k1: 1, k2: "a" })).toBeUndefined();
@@ -437,15 +457,30 @@ describe("the store answers as MongoDB does", () => {
 		expect(await refused({ _id: new Double(1), u: 15, k1: 21 }), "_id 1.0 is _id 1").toBe(11000);
 		expect(await refused({ _id: "1", u: 16, k1: 22 }), '_id "1" is not _id 1').toBeUndefined();
 
-		const dup = await u.updateOne(q({ _id: 12 }), { $set: { u: 1 } }).then(() => null, (e: { code?: number }) => e);
+		const dup = await u.updateOne(q({ _id: 12 }), { $set: { u: 1 } }).then(
+			() => null,
+			(e: { code?: number }) => e,
+		);
 		expect(dup?.code, "an update that would duplicate u").toBe(11000);
 		expect(await u.findOne(q({ _id: 12 })), "unchanged").toMatchObject({ u: 12, k2: "b" });
 
-		const bulk = await u.insertMany([{ _id: 30, u: 30, k1: 30 }, { _id: 31, u: 1, k1: 31 }, { _id: 32, u: 32, k1: 32 }], { ordered: false }).then(
-			() => null,
-			(e: { writeErrors?: Array<{ code: number; index: number }> } & { result?: unknown }) => e,
-		);
-		expect(bulk?.writeErrors?.map((w) => [w.index, w.code]), "unordered insertMany").toEqual([[1, 11000]]);
+		const bulk = await u
+			.insertMany(
+				[
+					{ _id: 30, u: 30, k1: 30 },
+					{ _id: 31, u: 1, k1: 31 },
+					{ _id: 32, u: 32, k1: 32 },
+				],
+				{ ordered: false },
+			)
+			.then(
+				() => null,
+				(e: { writeErrors?: Array<{ code: number; index: number }> } & { result?: unknown }) => e,
+			);
+		expect(
+			bulk?.writeErrors?.map((w) => [w.index, w.code]),
+			"unordered insertMany",
+		).toEqual([[1, 11000]]);
 		expect((await u.find(q({ _id: { $in: [30, 31, 32] } })).toArray()).map((d) => d._id).sort()).toEqual([30, 32]);
 		expect(await u.countDocuments({})).toBe(12);
 	});
@@ -453,14 +488,21 @@ describe("the store answers as MongoDB does", () => {
 	it("a sparse unique index leaves out documents without its field, and only those", async () => {
 		const s = conn.db!.collection<Stored>("sparse");
 		await s.createIndex({ place: 1 }, { unique: true, sparse: true });
-		const refused = (doc: Stored) => s.insertOne(doc).then(() => undefined, (e: { code?: number }) => e.code);
+		const refused = (doc: Stored) =>
+			s.insertOne(doc).then(
+				() => undefined,
+				(e: { code?: number }) => e.code,
+			);
 		expect(await refused({ _id: 1 })).toBeUndefined();
 		expect(await refused({ _id: 2 }), "a second document without the field").toBeUndefined();
 		expect(await refused({ _id: 3, place: "a#1" })).toBeUndefined();
 		expect(await refused({ _id: 4, place: "a#1" }), "an equal value").toBe(11000);
 		expect(await refused({ _id: 5, place: null })).toBeUndefined();
 		expect(await refused({ _id: 6, place: null }), "an explicit null is a value").toBe(11000);
-		const taken = await s.updateOne(q({ _id: 1 }), { $set: { place: "a#1" } }).then(() => undefined, (e: { code?: number }) => e.code);
+		const taken = await s.updateOne(q({ _id: 1 }), { $set: { place: "a#1" } }).then(
+			() => undefined,
+			(e: { code?: number }) => e.code,
+		);
 		expect(taken, "an update to a taken value").toBe(11000);
 		await s.updateOne(q({ _id: 3 }), { $unset: { place: "" } });
 		expect(await refused({ _id: 7, place: "a#1" }), "a value given back by $unset is free").toBeUndefined();

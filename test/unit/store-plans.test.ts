@@ -44,7 +44,14 @@ beforeAll(async () => {
 		await coll.insertMany(
 			Array.from({ length: 2000 }, (_, j) => {
 				const n = i + j;
-				return { _id: n, hash: hash(n), tenantId: tenant(n), status: n % 2 ? "closed" : "open", createdAt: new Date(T0 + n * 60_000), title: `Item ${n}` };
+				return {
+					_id: n,
+					hash: hash(n),
+					tenantId: tenant(n),
+					status: n % 2 ? "closed" : "open",
+					createdAt: new Date(T0 + n * 60_000),
+					title: `Item ${n}`,
+				};
 			}),
 		);
 	}
@@ -58,7 +65,12 @@ type Node = Record<string, any>;
 
 /** Every node of a plan tree (PostgreSQL's `Plans`, MongoDB's `inputStage(s)`). */
 function nodes(n: Node): Node[] {
-	const kids: Node[] = [...(n.Plans ?? []), ...(n.inputStages ?? []), ...(n.inputStage ? [n.inputStage] : []), ...(n.queryPlan ? [n.queryPlan] : [])];
+	const kids: Node[] = [
+		...(n.Plans ?? []),
+		...(n.inputStages ?? []),
+		...(n.inputStage ? [n.inputStage] : []),
+		...(n.queryPlan ? [n.queryPlan] : []),
+	];
 	return [n, ...kids.flatMap(nodes)];
 }
 
@@ -92,7 +104,10 @@ const sorts = (list: Node[]) => list.filter((n) => n["Node Type"] === "Sort" || 
 function expectIndexScan(p: Plan, index: string, what: string) {
 	const detail = `${what}: ${JSON.stringify(p.raw).slice(0, 2000)}`;
 	expect(tableScans(p.all), detail).toEqual([]);
-	expect(indexScans(p.main).some((name) => name.includes(index)), detail).toBe(true);
+	expect(
+		indexScans(p.main).some((name) => name.includes(index)),
+		detail,
+	).toBe(true);
 }
 
 describe(`query plans on ${SIZE.toLocaleString("en-US")} documents`, () => {
@@ -111,7 +126,11 @@ describe(`query plans on ${SIZE.toLocaleString("en-US")} documents`, () => {
 
 	it("a range is an index scan", async () => {
 		const from = new Date(T0 + 10_000 * 60_000);
-		expectIndexScan(await plan({ filter: { createdAt: { $gte: from, $lt: new Date(from.getTime() + 20 * 60_000) } } }), "by_created", "createdAt range");
+		expectIndexScan(
+			await plan({ filter: { createdAt: { $gte: from, $lt: new Date(from.getTime() + 20 * 60_000) } } }),
+			"by_created",
+			"createdAt range",
+		);
 	});
 
 	it("a sort with a limit reads the index in order, with no sort step", async () => {

@@ -132,9 +132,19 @@ describe("crosswalks to CPV", () => {
 		// a change that breaks the method falls through them, a change of a few codes does not.
 		const floors = { psc: 0.6, unspsc: 0.45, naics: 0.5 } as const;
 		for (const scheme of ["psc", "unspsc", "naics"] as const) {
-			const rows = readFileSync(join(checks, `${scheme}-class-check.tsv`), "utf8").trim().split("\n").slice(1).map((l) => l.split("\t"));
+			const rows = readFileSync(join(checks, `${scheme}-class-check.tsv`), "utf8")
+				.trim()
+				.split("\n")
+				.slice(1)
+				.map((l) => l.split("\t"));
 			const measured = rows.filter((r) => r[3] === "measure");
-			const exact = measured.filter((r) => grade(toCpv(scheme, r[1] ?? "").map((h) => h.cpv), (r[2] ?? "").split("|")) === "exact");
+			const exact = measured.filter(
+				(r) =>
+					grade(
+						toCpv(scheme, r[1] ?? "").map((h) => h.cpv),
+						(r[2] ?? "").split("|"),
+					) === "exact",
+			);
 			expect(measured.length).toBeGreaterThanOrEqual(30);
 			expect(exact.length / measured.length, scheme).toBeGreaterThanOrEqual(floors[scheme]);
 		}

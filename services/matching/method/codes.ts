@@ -42,7 +42,11 @@ export function parseCode(raw: string, schemeHint?: string | null): Code | null 
 	switch (scheme) {
 		case "UNSPSC": {
 			const d = text.replace(/\D/g, "");
-			return d.length === 8 ? { scheme, code: d } : d.length >= 2 && d.length < 8 && d.length % 2 === 0 ? { scheme, code: d.padEnd(8, "0") } : null;
+			return d.length === 8
+				? { scheme, code: d }
+				: d.length >= 2 && d.length < 8 && d.length % 2 === 0
+					? { scheme, code: d.padEnd(8, "0") }
+					: null;
 		}
 		case "CPV": {
 			const d = text.split("-")[0]?.replace(/\D/g, "") ?? "";

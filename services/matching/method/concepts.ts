@@ -64,11 +64,24 @@ function fromCode(c: Code, source: ConceptSource = "code"): Concept[] {
 /** A label matched by one word says less than one matched by several. */
 const LONE_WORD_SHARE = 0.85;
 
-function fromText(text: string, langs: CpvLanguage[], source: ConceptSource, confidence: number, limit: number, mustHold?: string): Concept[] {
+function fromText(
+	text: string,
+	langs: CpvLanguage[],
+	source: ConceptSource,
+	confidence: number,
+	limit: number,
+	mustHold?: string,
+): Concept[] {
 	const out: Concept[] = [];
 	for (const lang of langs)
 		for (const h of cpvCodesForText(text, lang, { limit, mustHold }))
-			out.push({ code: h.code, depth: cpvDepth(h.code), source, confidence: (confidence * Math.min(1, h.coverage) * (h.matched.length >= 2 ? 1 : LONE_WORD_SHARE)) / Math.sqrt(h.ambiguity ?? 1), from: `"${h.matched.join(" ")}"` });
+			out.push({
+				code: h.code,
+				depth: cpvDepth(h.code),
+				source,
+				confidence: (confidence * Math.min(1, h.coverage) * (h.matched.length >= 2 ? 1 : LONE_WORD_SHARE)) / Math.sqrt(h.ambiguity ?? 1),
+				from: `"${h.matched.join(" ")}"`,
+			});
 	return out;
 }
 
@@ -103,7 +116,9 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
 	if (desc) out.push(...fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)));
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
-	const coded = new Set(out.filter((c) => c.source === "code" || (c.source === "crosswalk" && c.confidence >= SURE_CROSSWALK)).map((c) => c.code.slice(0, 2)));
+	const coded = new Set(
+		out.filter((c) => c.source === "code" || (c.source === "crosswalk" && c.confidence >= SURE_CROSSWALK)).map((c) => c.code.slice(0, 2)),
+	);
 	return dedupe(
 		out.filter((c) => {
 			if (c.source === "code" || c.source === "crosswalk") return true;
@@ -143,13 +158,14 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	for (const c of codes) out.push(...fromCode(c));
 	const langs = labelLanguages(lang);
 	out.push(...fromText(n.title, langs, "title", 0.9, 3));
-	for (const item of n.items.slice(0, MAX_ITEMS)) if (item.description && item.description !== n.title) out.push(...fromText(item.description, langs, "item", 0.85, 2));
+	for (const item of n.items.slice(0, MAX_ITEMS))
+		if (item.description && item.description !== n.title) out.push(...fromText(item.description, langs, "item", 0.85, 2));
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
-	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3))
-		out.push(...fromText(s, langs, "description", 0.6, 2));
+	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3)) out.push(...fromText(s, langs, "description", 0.6, 2));
 	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
 	const coded = out.filter((c) => c.source === "code");
-	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code))) return dedupe(out.filter((c) => c.source === "code" || !goodsDivision(c.code)));
+	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code)))
+		return dedupe(out.filter((c) => c.source === "code" || !goodsDivision(c.code)));
 	return dedupe(out);
 }
 
@@ -181,7 +197,9 @@ export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	if (d < 2) return null;
 	const contains = d === n.depth && n.depth >= 3;
 	const depthStrength = DEPTH_STRENGTH[d] ?? 0;
-	const base = contains ? depthStrength + (d < 5 ? CONTAINS_BONUS : 0) : depthStrength * (d === p.depth ? NARROWER_SHARE : (SIBLING_SHARE[d] ?? 0.5));
+	const base = contains
+		? depthStrength + (d < 5 ? CONTAINS_BONUS : 0)
+		: depthStrength * (d === p.depth ? NARROWER_SHARE : (SIBLING_SHARE[d] ?? 0.5));
 	return { product: p, notice: n, depth: d, contains, strength: Math.min(1, base) * p.confidence * n.confidence };
 }
 

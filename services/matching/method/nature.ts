@@ -20,7 +20,8 @@ const SERVICE_WORDS =
 	/\b(services?|maintenance|repairs?|training|instruction|disposal|recycling|removal|decontamination|decommissioning|labou?r|hosting|lease|leasing|rental|hire|calibration|certification services|inspection|cleaning|janitorial|custodial|consult(ing|ancy)|operations and maintenance|o&m|staffing|support services|catering)\b/;
 const CONSTRUCTION_WORDS =
 	/\b(construction|renovation|demolition|design[- ]build|general contractor|construction manager|cm-?r|roof(ing)? replacement|paving|mill and overlay|earthwork|site work|tenant improvements?)\b/;
-const GOODS_WORDS = /\b(supply of|purchase of|furnish|procurement of|acquisition of|brand name|or equal|equipment|units?|supply only|delivered)\b/;
+const GOODS_WORDS =
+	/\b(supply of|purchase of|furnish|procurement of|acquisition of|brand name|or equal|equipment|units?|supply only|delivered)\b/;
 
 function textNature(text: string): ItemNature | null {
 	const t = text.toLowerCase();

@@ -64,7 +64,14 @@ const EQUALS_INVITED = [
 	/\bsalient characteristics\b/,
 ];
 
-const MARKET_RESEARCH_TITLE = [/\bsources? sought\b/, /\brequest for information\b/, /\brfi\b/, /\bmarket (?:research|survey|sounding)\b/, /\bprior information notice\b/, /\bexpressions? of interest\b/];
+const MARKET_RESEARCH_TITLE = [
+	/\bsources? sought\b/,
+	/\brequest for information\b/,
+	/\brfi\b/,
+	/\bmarket (?:research|survey|sounding)\b/,
+	/\bprior information notice\b/,
+	/\bexpressions? of interest\b/,
+];
 const MARKET_RESEARCH_TEXT = [
 	/\bthis is a sources? sought\b/,
 	/\bsources? sought (?:notice|synopsis|announcement)\b/,
@@ -121,7 +128,8 @@ function exclusions(notice: NoticeView): Exclusion[] {
 	return out;
 }
 
-const LABEL_CHUNK = /\b(?:brand[- ]name|or equal|or equivalent|sources? sought|notice of intent|set[- ]aside|solicitation|rfq|rfp|itb|amendment|request for)\b/i;
+const LABEL_CHUNK =
+	/\b(?:brand[- ]name|or equal|or equivalent|sources? sought|notice of intent|set[- ]aside|solicitation|rfq|rfp|itb|amendment|request for)\b/i;
 
 /** The title's leading request: label chunks dropped ("Brand Name Only - ..."), then cut before "with", "and", "for" ... */
 function primaryTitlePhrase(title: string): string {
@@ -140,8 +148,10 @@ export function readFlags(notice: NoticeView): NoticeFlags {
 	const refurbItems = itemsText.filter((t) => REFURB.test(t) && !NEGATED.test(t)).length;
 	const explicit = first(REFURB_ONLY, all);
 	if (explicit) refurbishedOnly = explicit;
-	else if (refurbTitle && /\b(?:refurbished|remanufactured|reconditioned|pre-owned|recertified)\b/.test(title)) refurbishedOnly = `title: ${notice.title}`;
-	else if (itemsText.length > 0 && refurbItems * 2 >= itemsText.length + 1) refurbishedOnly = `${refurbItems} of ${itemsText.length} item lines ask for refurbished goods`;
+	else if (refurbTitle && /\b(?:refurbished|remanufactured|reconditioned|pre-owned|recertified)\b/.test(title))
+		refurbishedOnly = `title: ${notice.title}`;
+	else if (itemsText.length > 0 && refurbItems * 2 >= itemsText.length + 1)
+		refurbishedOnly = `${refurbItems} of ${itemsText.length} item lines ask for refurbished goods`;
 
 	return {
 		brandRestricted: first(BRAND_RESTRICTED, all),

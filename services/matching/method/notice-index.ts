@@ -78,17 +78,23 @@ export class NoticeIndex {
 		}
 		if (p.modifier) put(`t:${p.modifier}`, NOTICE_KEY_WEIGHTS.word);
 		for (const w of p.nameWords) put(`t:${w}`, NOTICE_KEY_WEIGHTS.word);
-		for (const a of p.oemAliases) if (/^[a-z]+$/.test(a)) {
-			put(`t:${a}`, NOTICE_KEY_WEIGHTS.oem);
-			put(`d:${a}`, NOTICE_KEY_WEIGHTS.oem);
-		}
+		for (const a of p.oemAliases)
+			if (/^[a-z]+$/.test(a)) {
+				put(`t:${a}`, NOTICE_KEY_WEIGHTS.oem);
+				put(`d:${a}`, NOTICE_KEY_WEIGHTS.oem);
+			}
 		for (const c of p.codes) for (const prefix of indexPrefixes(c)) put(`c:${prefix}`, codeWeight(prefix));
 		for (const c of p.concepts) for (const k of conceptKeys(c)) put(k, NOTICE_KEY_WEIGHTS.concept);
 		// A broad CPV group ("computer equipment") is held by a large share of notices; narrower ones decide.
 		const conceptCap = Math.max(200, Math.floor(this.index.size * this.options.maxConceptShare));
 		const cap = Math.max(1000, Math.floor(this.index.size * this.options.maxWordShare));
 		return this.index
-			.gather(probes, { limit, minScore: this.options.minRetrieval, maxList: (key) => (key.startsWith("k:") ? conceptCap : key.startsWith("t:") || key.startsWith("d:") ? cap : Number.POSITIVE_INFINITY) })
+			.gather(probes, {
+				limit,
+				minScore: this.options.minRetrieval,
+				maxList: (key) =>
+					key.startsWith("k:") ? conceptCap : key.startsWith("t:") || key.startsWith("d:") ? cap : Number.POSITIVE_INFINITY,
+			})
 			.map((g) => ({ notice: g.doc, retrieval: g.score }));
 	}
 }

@@ -50,7 +50,8 @@ export interface NoticeProfile {
 	flags: NoticeFlags;
 }
 
-const COUNT_UNITS = /^(?:each|ea|unit|units|piece|pieces|pcs?|pc|set|sets|kit|kits|pair|pairs|system|systems|device|devices|no|nr|number|item|items)$/i;
+const COUNT_UNITS =
+	/^(?:each|ea|unit|units|piece|pieces|pcs?|pc|set|sets|kit|kits|pair|pairs|system|systems|device|devices|no|nr|number|item|items)$/i;
 
 function segment(kind: Segment["kind"], text: string, itemIndex: number | null, nature: ItemNature | null, countable: boolean): Segment {
 	const a = analyze(text);
@@ -81,7 +82,10 @@ export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 		for (const t of s.bag) bag.add(t);
 		for (const r of compactRuns(tokenize(s.text))) allRuns.add(r);
 	}
-	const runs = new RunSet(segments.map((s) => s.text), allRuns);
+	const runs = new RunSet(
+		segments.map((s) => s.text),
+		allRuns,
+	);
 	const codes: Code[] = [];
 	const seen = new Set<string>();
 	const addCode = (scheme: string, code: string) => {

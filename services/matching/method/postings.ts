@@ -57,7 +57,10 @@ export class PostingIndex<Doc> {
 	 * Sum the weights of the probed keys per document and return the best `limit` documents
 	 * scoring at least `minScore` (ties by id). Keys whose lists are longer than `maxList` are skipped.
 	 */
-	gather(probes: ReadonlyMap<string, number>, options: { limit: number; minScore: number; maxList?: (key: string) => number }): { id: string; doc: Doc; score: number; keys: string[] }[] {
+	gather(
+		probes: ReadonlyMap<string, number>,
+		options: { limit: number; minScore: number; maxList?: (key: string) => number },
+	): { id: string; doc: Doc; score: number; keys: string[] }[] {
 		const acc = new Map<number, { score: number; keys: string[] }>();
 		this.lastVisited = 0;
 		for (const [key, weight] of probes) {

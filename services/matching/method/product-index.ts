@@ -84,8 +84,6 @@ export class ProductIndex {
 		}
 		for (const c of n.codes) for (const prefix of indexPrefixes(c)) put(`c:${prefix}`, codeWeight(prefix));
 		for (const c of n.concepts) for (const k of conceptKeys(c)) put(k, PRODUCT_KEY_WEIGHTS.concept);
-		return this.index
-			.gather(probes, { limit, minScore: this.options.minRetrieval })
-			.map((g) => ({ product: g.doc, retrieval: g.score }));
+		return this.index.gather(probes, { limit, minScore: this.options.minRetrieval }).map((g) => ({ product: g.doc, retrieval: g.score }));
 	}
 }

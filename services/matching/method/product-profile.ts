@@ -54,7 +54,9 @@ function firstClause(text: string, splitVerbs: boolean): string {
 	if (!splitVerbs) return cut;
 	// "Plug-in card providing ...", "Compact mixer handling ...": the clause ends at the verb.
 	const words = cut.split(/\s+/);
-	const verb = words.findIndex((w, i) => i > 0 && /^[a-z]{3,}ing$/i.test(w) && !/^(?:string|ring|building|ceiling|housing|mounting|ending)$/i.test(w));
+	const verb = words.findIndex(
+		(w, i) => i > 0 && /^[a-z]{3,}ing$/i.test(w) && !/^(?:string|ring|building|ceiling|housing|mounting|ending)$/i.test(w),
+	);
 	return verb > 0 ? words.slice(0, verb).join(" ") : cut;
 }
 
@@ -64,7 +66,13 @@ function typeWords(clause: string, oem: Set<string>, modelTokens: Set<string>): 
 		.map((t) => t.text)
 		.filter((t) => !oem.has(t) && !modelTokens.has(t))
 		.map(stem)
-		.filter((t) => (WORDLIKE.test(t) || !hasDigit(t)) && (t.length >= 3 || ["lc", "gc", "ap", "pc"].includes(t)) && !STOPWORDS.has(t) && !GENERIC.has(t));
+		.filter(
+			(t) =>
+				(WORDLIKE.test(t) || !hasDigit(t)) &&
+				(t.length >= 3 || ["lc", "gc", "ap", "pc"].includes(t)) &&
+				!STOPWORDS.has(t) &&
+				!GENERIC.has(t),
+		);
 }
 
 /** Product-line identifiers in a name: "4410AX", "QX410", and bare numbers with the word before them ("Stratus 7400", "FIELDBOOK 20"). */
@@ -124,7 +132,8 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 	const modifier = before !== undefined && !NON_HEAD.has(before) ? before : null;
 
 	const codes = view.commodityCodes.map((c) => parseCode(c)).filter((c): c is Code => c !== null);
-	const serviceLike = [...heads].some((h) => SERVICE_HEADS.has(h)) || codes.some((c) => c.scheme === "UNSPSC" && Number(c.code.slice(0, 2)) >= 70);
+	const serviceLike =
+		[...heads].some((h) => SERVICE_HEADS.has(h)) || codes.some((c) => c.scheme === "UNSPSC" && Number(c.code.slice(0, 2)) >= 70);
 	const lineIds = lineIdentifiers(view.name, oem).filter((k) => k !== model.full && k !== compactKey(view.oemName));
 
 	return {
@@ -143,7 +152,9 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 		codes,
 		concepts: productConcepts(view, codes, serviceLike),
 		serviceLike,
-		refurbished: /\b(?:refurbished|remanufactured|reconditioned|recertified|renewed|pre-owned|used)\b/i.test(`${view.name} ${view.description ?? ""}`),
+		refurbished: /\b(?:refurbished|remanufactured|reconditioned|recertified|renewed|pre-owned|used)\b/i.test(
+			`${view.name} ${view.description ?? ""}`,
+		),
 	};
 }
 

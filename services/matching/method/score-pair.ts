@@ -55,7 +55,9 @@ function descriptive(word: string): boolean {
 
 // Nouns that name a product only together with the word before them ("access point", "safety
 // cabinet", "management card"): alone they say nothing ("delivery points", "field cabinets").
-const AMBIGUOUS_HEADS = stemSet("point cabinet card station terminal panel box set kit device unit display controller gateway module platform base stand");
+const AMBIGUOUS_HEADS = stemSet(
+	"point cabinet card station terminal panel box set kit device unit display controller gateway module platform base stand",
+);
 
 // Things bought for a product rather than the product: a head noun followed by one of these
 // ("defibrillator pads", "laptop batteries") names an accessory, unless the product is one.
@@ -114,9 +116,11 @@ function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
 function findIdentity(p: ProductProfile, n: NoticeProfile, supported: boolean): Identity | null {
 	const candidates: Identity[] = [];
 	const m = p.model;
-	if (m.full && n.runs.has(m.full)) candidates.push({ kind: "model", key: p.view.model ?? m.full, points: POINTS.modelExact, weak: m.fullStrength === "weak" });
+	if (m.full && n.runs.has(m.full))
+		candidates.push({ kind: "model", key: p.view.model ?? m.full, points: POINTS.modelExact, weak: m.fullStrength === "weak" });
 	if (m.base && n.runs.has(m.base)) candidates.push({ kind: "model base", key: m.base, points: POINTS.modelBase, weak: false });
-	for (const id of p.lineIds) if (n.runs.has(id)) candidates.push({ kind: "product line", key: id, points: POINTS.productLine, weak: id.length < 5 });
+	for (const id of p.lineIds)
+		if (n.runs.has(id)) candidates.push({ kind: "product line", key: id, points: POINTS.productLine, weak: id.length < 5 });
 	if (m.family && n.runs.has(m.family)) candidates.push({ kind: "model family", key: m.family, points: POINTS.modelFamily, weak: false });
 	let best: Identity | null = null;
 	for (const c of candidates) {
@@ -140,14 +144,17 @@ function exclusionHits(p: ProductProfile, ex: Exclusion): boolean {
 		if (need.length > 0 && need.filter((t) => p.textBag.has(t)).length * 2 < need.length) return true;
 	}
 	// What the sentence rejects that this product has: "consumer-grade" routers, "tabletop" mixers, "1G" ports.
-	const attrs = [...ex.bag].filter((t) => !p.heads.includes(t) && !GENERIC.has(t) && !STOPWORDS.has(t) && !p.oemWords.has(t) && p.textBag.has(t));
+	const attrs = [...ex.bag].filter(
+		(t) => !p.heads.includes(t) && !GENERIC.has(t) && !STOPWORDS.has(t) && !p.oemWords.has(t) && p.textBag.has(t),
+	);
 	if (rejectsKind) return attrs.length >= 1;
 	return attrs.length >= 2 && attrs.some(hasDigit);
 }
 
 function specVerdict(p: ProductProfile, segments: Segment[]): { fit: SpecCheck[]; short: SpecCheck[] } {
 	const byDim = new Map<string, SpecCheck[]>();
-	for (const s of segments) for (const c of compareSpecs(p.quantities, s.quantities)) byDim.set(c.dimension, [...(byDim.get(c.dimension) ?? []), c]);
+	for (const s of segments)
+		for (const c of compareSpecs(p.quantities, s.quantities)) byDim.set(c.dimension, [...(byDim.get(c.dimension) ?? []), c]);
 	const fit: SpecCheck[] = [];
 	const short: SpecCheck[] = [];
 	for (const checks of byDim.values()) {
@@ -165,7 +172,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	const p = productProfile(product);
 	const n = noticeProfile(notice);
 	const empty = { productId: product.productId, score: 0, matchedTerms: [], matchedCodes: [], matchedItems: [], namedMatch: false };
-	if (p.excluded) return { ...empty, excluded: p.excluded, rationale: [{ feature: "excluded", points: 0, detail: `${p.excluded}: does not count` }] };
+	if (p.excluded)
+		return { ...empty, excluded: p.excluded, rationale: [{ feature: "excluded", points: 0, detail: `${p.excluded}: does not count` }] };
 
 	const entries: RationaleEntry[] = [];
 	const add = (feature: string, points: number, detail: string) => {
@@ -199,7 +207,11 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 				typeSegments.push(seg);
 				if (seg.itemIndex !== null) items.add(seg.itemIndex);
 			}
-		add(identity.kind === "model" ? "model_mention" : identity.kind === "product line" ? "product_line_mention" : "model_partial_mention", identity.points, `notice names ${identity.kind} "${identity.key}"${identity.weak ? " (short key, nothing else confirms it)" : ""}`);
+		add(
+			identity.kind === "model" ? "model_mention" : identity.kind === "product line" ? "product_line_mention" : "model_partial_mention",
+			identity.points,
+			`notice names ${identity.kind} "${identity.key}"${identity.weak ? " (short key, nothing else confirms it)" : ""}`,
+		);
 		terms.add(identity.key);
 	}
 	const named = identity !== null && !identity.weak;
@@ -211,8 +223,14 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	const concept = sameScheme ? null : bestConceptAgreement(p.concepts, n.concepts);
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
-		const what = best.head ? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}` : "no head noun";
-		add("product_type_overlap", pts, `${SEGMENT_LABEL[best.segment.kind]} "${best.segment.text.slice(0, 90)}": ${what}, ${Math.round(best.coverage * 100)}% of its distinctive words in the product description`);
+		const what = best.head
+			? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}`
+			: "no head noun";
+		add(
+			"product_type_overlap",
+			pts,
+			`${SEGMENT_LABEL[best.segment.kind]} "${best.segment.text.slice(0, 90)}": ${what}, ${Math.round(best.coverage * 100)}% of its distinctive words in the product description`,
+		);
 		for (const t of best.covered.slice(0, 8)) terms.add(t);
 		// How well the product's description supports the passages that state what is bought, at best.
 		const closest = stated.reduce<TypeMatch | null>((a, t) => (!a || t.coverage > a.coverage ? t : a), null);
@@ -229,7 +247,11 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		const conflicts = stated.map((t) => conflictingAttributes(t.segment.seq, p.textSeq));
 		const first = conflicts[0]?.[0];
 		if (!exactNamed && conflicts.length > 0 && conflicts.every((c) => c.length > 0) && first)
-			add("attribute_conflict", POINTS.attributeConflict, `notice asks for ${first.split(" vs ")[0]}, product is ${first.split(" vs ")[1]}`);
+			add(
+				"attribute_conflict",
+				POINTS.attributeConflict,
+				`notice asks for ${first.split(" vs ")[0]}, product is ${first.split(" vs ")[1]}`,
+			);
 	}
 
 	const codes = bestAgreement(p.codes, n.codes);
@@ -264,11 +286,21 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	} else if (spec.fit.length > 0) add("spec_fit", POINTS.specFit, spec.fit.map((s) => `${s.offered} meets ${s.required}`).join("; "));
 
 	if (best?.head && best.segment.kind === "item" && best.segment.countable && best.segment.nature === "goods")
-		add("goods_line", POINTS.goodsLine, `a countable goods line (${notice.items[best.segment.itemIndex ?? 0]?.quantity ?? "?"} ${notice.items[best.segment.itemIndex ?? 0]?.unit ?? ""})`.trim());
+		add(
+			"goods_line",
+			POINTS.goodsLine,
+			`a countable goods line (${notice.items[best.segment.itemIndex ?? 0]?.quantity ?? "?"} ${notice.items[best.segment.itemIndex ?? 0]?.unit ?? ""})`.trim(),
+		);
 	if (n.flags.equalsInvited && best?.head) add("equals_invited", POINTS.equalsInvited, `equals are invited ("${n.flags.equalsInvited}")`);
 	if (p.view.repStatus === "catalog") add("catalog_only", POINTS.catalogOnly, "catalog product, not carried");
 
-	let score = Math.max(0, Math.min(100, entries.reduce((s, e) => s + e.points, 0)));
+	let score = Math.max(
+		0,
+		Math.min(
+			100,
+			entries.reduce((s, e) => s + e.points, 0),
+		),
+	);
 	const scale = (feature: string, factor: number, detail: string) => {
 		const after = score * factor;
 		add(feature, after - score, detail);
@@ -278,7 +310,11 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	// Why the notice may not be a purchase of this product, whatever the words say.
 	const nature = n.nature.nature;
 	if ((nature === "services" || nature === "construction") && !p.serviceLike)
-		scale(`${nature}_not_goods`, nature === "services" ? FACTORS.services : FACTORS.construction, `the notice buys ${nature} (${n.nature.evidence}); mentioning the product is not buying it`);
+		scale(
+			`${nature}_not_goods`,
+			nature === "services" ? FACTORS.services : FACTORS.construction,
+			`the notice buys ${nature} (${n.nature.evidence}); mentioning the product is not buying it`,
+		);
 	else if (nature === "mixed" && best && best.segment.kind === "item" && best.segment.nature !== "goods" && !p.serviceLike)
 		scale("service_line_only", FACTORS.serviceLine, `only a ${best.segment.nature} line matches`);
 	if (n.flags.brandRestricted && !oem && !named)
@@ -287,8 +323,10 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 			n.flags.equalsInvited ? FACTORS.brandOnlyOtherWithEquals : FACTORS.brandOnlyOther,
 			`restricted to a brand ("${n.flags.brandRestricted}") that is not ${p.view.oemName}${n.flags.equalsInvited ? ", though some lines invite equals" : ""}`,
 		);
-	if (n.flags.marketResearch) scale("market_research", FACTORS.marketResearch, `market research, nothing bought yet ("${n.flags.marketResearch}")`);
-	if (n.flags.refurbishedOnly && !p.refurbished) scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
+	if (n.flags.marketResearch)
+		scale("market_research", FACTORS.marketResearch, `market research, nothing bought yet ("${n.flags.marketResearch}")`);
+	if (n.flags.refurbishedOnly && !p.refurbished)
+		scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));
 		if (hit) scale("rejected_kind", FACTORS.excludedKind, `the notice rejects products like this: "${hit.sentence.slice(0, 120)}"`);

@@ -69,7 +69,12 @@ export function scoreNoticeForTenant(products: readonly ProductView[], notice: N
 	const breadth = Math.min(BREADTH.max, extra * BREADTH.perLine);
 	if (breadth > 0) {
 		const after = Math.min(100, score + breadth);
-		if (after > score) company.push({ feature: "more_lines_covered", points: after - score, detail: `other products match ${extra} more line(s) of the notice` });
+		if (after > score)
+			company.push({
+				feature: "more_lines_covered",
+				points: after - score,
+				detail: `other products match ${extra} more line(s) of the notice`,
+			});
 		score = after;
 	}
 
@@ -84,7 +89,9 @@ export function scoreNoticeForTenant(products: readonly ProductView[], notice: N
 		score = after;
 	}
 
-	const rationale = [...best.rationale, ...company].sort((a, b) => Math.abs(b.points) - Math.abs(a.points) || (a.feature < b.feature ? -1 : 1));
+	const rationale = [...best.rationale, ...company].sort(
+		(a, b) => Math.abs(b.points) - Math.abs(a.points) || (a.feature < b.feature ? -1 : 1),
+	);
 	return {
 		score: Math.round(Math.max(0, Math.min(100, score))),
 		bestProduct: {

@@ -34,7 +34,11 @@ const UNITS: UnitRule[] = [
 		unit: String.raw`(?:gbe|gbps|gb/s|mbps|g(?=\s*(?:sfp|qsfp|base|uplink|downlink|port|ethernet|mgig|/)))`,
 		scale: (u) => (u.startsWith("mbps") ? 1e-3 : 1),
 	},
-	{ dimension: "liter", unit: String.raw`(?:l|liters?|ml|cu\.? ?ft)\b`, scale: (u) => (u.startsWith("ml") ? 1e-3 : u.startsWith("cu") ? 28.3168 : 1) },
+	{
+		dimension: "liter",
+		unit: String.raw`(?:l|liters?|ml|cu\.? ?ft)\b`,
+		scale: (u) => (u.startsWith("ml") ? 1e-3 : u.startsWith("cu") ? 28.3168 : 1),
+	},
 	{ dimension: "temperature", unit: String.raw`(?:c|celsius)\b`, scale: () => 1 },
 	{ dimension: "megapixel", unit: String.raw`(?:mp|megapixels?)\b`, scale: () => 1 },
 	{ dimension: "terabyte", unit: String.raw`tb\b`, scale: () => 1 },
@@ -107,7 +111,13 @@ export function compareSpecs(product: readonly Quantity[], notice: readonly Quan
 			}
 			const ok = ranges.some((r) => offered.some((q) => q.max >= r.min * 0.95 && q.max <= r.max * 1.05));
 			const r = ranges[0];
-			if (r) out.push({ dimension: dim, ok, required: `${fmt(r.min)}-${fmt(r.max)} ${dim}`, offered: offered.map((q) => fmt(q.max)).join("/") + ` ${dim}` });
+			if (r)
+				out.push({
+					dimension: dim,
+					ok,
+					required: `${fmt(r.min)}-${fmt(r.max)} ${dim}`,
+					offered: offered.map((q) => fmt(q.max)).join("/") + ` ${dim}`,
+				});
 		}
 	}
 	return out;

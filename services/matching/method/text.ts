@@ -13,13 +13,13 @@ export { stem, stemSet };
  * are checked against both); function words come from the stopword package (isStopword).
  */
 const BOILERPLATE = (
-		"etc ie eg i ii iii iv " +
-		"offeror offerors quote quotes quotation quotations bid bids bidder bidders tender tenders tenderer tenderers vendor vendors " +
-		"contractor contractors government agency authority department office proposal proposals solicitation notice clin clins " +
-		"lot lots line lines item items qty quantity quantities ea each unit units required requirement requirements include included " +
-		"including provide provided provides furnish furnished deliver delivered delivery shall must minimum maximum least approximately " +
-		"approx following follows per new applicable accordance award awarded awards contract contracts"
-	).split(/\s+/);
+	"etc ie eg i ii iii iv " +
+	"offeror offerors quote quotes quotation quotations bid bids bidder bidders tender tenders tenderer tenderers vendor vendors " +
+	"contractor contractors government agency authority department office proposal proposals solicitation notice clin clins " +
+	"lot lots line lines item items qty quantity quantities ea each unit units required requirement requirements include included " +
+	"including provide provided provides furnish furnished deliver delivered delivery shall must minimum maximum least approximately " +
+	"approx following follows per new applicable accordance award awarded awards contract contracts"
+).split(/\s+/);
 
 // Lists are checked against words as written and against their stems.
 function wordsAndStems(words: readonly string[]): ReadonlySet<string> {
@@ -43,14 +43,16 @@ export const GENERIC: ReadonlySet<string> = wordsAndStems(
 
 /** NFKC, lower case, one kind of dash, micro sign as "u", degree signs dropped, "4x1G" split as "4 x 1g". */
 export function normalizeText(s: string): string {
-	return s
-		.normalize("NFKC")
-		.toLowerCase()
-		.replace(/[\u2010-\u2015\u2212]/g, "-")
-		.replace(/[µμ]/g, "u")
-		.replace(/[°º˚]/g, " ")
-		// "4x1G", "384x288" are dimensions; "ZR-4410X7" (digits glued to a part number) is not.
-		.replace(/(?<![\w.-])(\d+)\s*x\s*(?=\d)/g, "$1 x ");
+	return (
+		s
+			.normalize("NFKC")
+			.toLowerCase()
+			.replace(/[\u2010-\u2015\u2212]/g, "-")
+			.replace(/[µμ]/g, "u")
+			.replace(/[°º˚]/g, " ")
+			// "4x1G", "384x288" are dimensions; "ZR-4410X7" (digits glued to a part number) is not.
+			.replace(/(?<![\w.-])(\d+)\s*x\s*(?=\d)/g, "$1 x ")
+	);
 }
 
 // A number with thousands separators ("1,000") is one token; decimals stay ("2.5").

@@ -106,12 +106,18 @@ export function abbreviationsEndingWith(word: string): string[] {
 // Attribute values that exclude each other: a notice asking for one is not met by a product that
 // states the other (and not the one asked for). Only pairs that are unambiguous across domains.
 const OPPOSITES: [string[], string[]][] = [
-	[["single mode", "singlemode", "smf"], ["multimode", "multi mode", "mmf"]],
+	[
+		["single mode", "singlemode", "smf"],
+		["multimode", "multi mode", "mmf"],
+	],
 	[["indoor"], ["outdoor"]],
 	[["single phase"], ["three phase", "3 phase"]],
 	[["corded"], ["cordless"]],
 	[["upright"], ["inverted", "chest"]],
-	[["benchtop", "bench top", "tabletop", "table top"], ["floor model", "floor standing", "floorstanding"]],
+	[
+		["benchtop", "bench top", "tabletop", "table top"],
+		["floor model", "floor standing", "floorstanding"],
+	],
 	[["vhf"], ["uhf"]],
 	[["lamp"], ["laser"]],
 ];
@@ -148,7 +154,8 @@ export function conflictingAttributes(passage: readonly string[], product: reado
 			[a, b, 1 << (2 * k), 1 << (2 * k + 1)],
 			[b, a, 1 << (2 * k + 1), 1 << (2 * k)],
 		] as const) {
-			if (asked & wantBit && !(asked & otherBit) && stated & otherBit && !(stated & wantBit)) out.push(`${want[0]?.join(" ")} vs ${other[0]?.join(" ")}`);
+			if (asked & wantBit && !(asked & otherBit) && stated & otherBit && !(stated & wantBit))
+				out.push(`${want[0]?.join(" ")} vs ${other[0]?.join(" ")}`);
 		}
 	});
 	return out;

@@ -42,7 +42,12 @@ export class LearnedRules {
 		private readonly call: Caller,
 		private readonly logger: Pick<Logger, "info" | "warn">,
 	) {
-		this.outbox = new Outbox({ model: m.rules, job: JOBS.rescoreRule, field: "rescore", data: (r: RuleDoc) => ({ tenantId: r.tenant_id, ruleId: r._id }) });
+		this.outbox = new Outbox({
+			model: m.rules,
+			job: JOBS.rescoreRule,
+			field: "rescore",
+			data: (r: RuleDoc) => ({ tenantId: r.tenant_id, ruleId: r._id }),
+		});
 	}
 
 	/** GET /settings/rules: newest first (a company has at most MAX_RULES, so no paging). */
@@ -62,7 +67,8 @@ export class LearnedRules {
 			const changed = rule.active !== active;
 			if (changed && active) {
 				const on = await this.m.rules.countDocuments({ tenant_id: tenantId, active: true });
-				if (on >= MAX_ACTIVE_RULES) throw new ApiError("rule_cap_reached", `At most ${MAX_ACTIVE_RULES} rules can be active at once; switch one off first`);
+				if (on >= MAX_ACTIVE_RULES)
+					throw new ApiError("rule_cap_reached", `At most ${MAX_ACTIVE_RULES} rules can be active at once; switch one off first`);
 			}
 			if (changed || rule.set_by !== "person") {
 				await this.m.rules.updateOne(
@@ -74,7 +80,8 @@ export class LearnedRules {
 		};
 		const changed = active ? await withRuleLock(this.m, tenantId, change) : await change();
 		const updated = (await this.m.rules.findOne({ _id: id, tenant_id: tenantId }).lean<RuleDoc>())!;
-		if (changed && !(await this.outbox.send(updated))) this.logger.warn({ rule: id }, "rescore request not queued; the reconciler will send it");
+		if (changed && !(await this.outbox.send(updated)))
+			this.logger.warn({ rule: id }, "rescore request not queued; the reconciler will send it");
 		return toLearnedRule(updated);
 	}
 
@@ -90,7 +97,8 @@ export class LearnedRules {
 		const change = await recordEvidence(this.m, job.tenantId, input);
 		// Learning switches rules on too (and creates them, against MAX_RULES): under the same lock as a person's switch.
 		const r = await withRuleLock(this.m, job.tenantId, () => reconsiderRules(this.m, job.tenantId, change.affected, change.features));
-		for (const s of r.skipped) this.logger.info({ tenantId: job.tenantId, feature: s.feature, reason: s.reason }, "learned rule not proposed");
+		for (const s of r.skipped)
+			this.logger.info({ tenantId: job.tenantId, feature: s.feature, reason: s.reason }, "learned rule not proposed");
 		for (const rule of r.toRescore) await this.outbox.send(rule);
 		if (job.version) await callInternal(this.call, "opportunities.markFeedbackLearned", { id: job.feedbackId, version: job.version });
 		return { created: r.created, updated: r.updated, rescore: r.toRescore.length };

@@ -52,6 +52,9 @@ export const viewFeatureIds = (view: NoticeView, signals: Signals | null): Set<s
 
 /** The company's active rules, oldest first (so a rationale lists them in a stable order). */
 export async function activeRules(m: RuleModels, tenantId: string): Promise<ActiveRule[]> {
-	const docs = await m.rules.find({ tenant_id: tenantId, active: true }, { rule_type: 1, key: 1, description: 1, created_at: 1 }).sort({ created_at: 1, _id: 1 }).lean();
+	const docs = await m.rules
+		.find({ tenant_id: tenantId, active: true }, { rule_type: 1, key: 1, description: 1, created_at: 1 })
+		.sort({ created_at: 1, _id: 1 })
+		.lean();
 	return docs.map((d) => ({ id: d._id, rule_type: d.rule_type, key: d.key, description: d.description }));
 }

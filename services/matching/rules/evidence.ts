@@ -6,7 +6,8 @@ import type { EvidenceDoc, RuleModels } from "./models.ts";
 // that a later one superseded has its evidence removed, whichever of their jobs runs first. The
 // document is keyed by the feedback id, so a replayed job rewrites the same document.
 
-export const isNegative = (verdict: string): boolean => verdict === "not_relevant" || verdict === "not_eligible" || verdict === "wrong_product";
+export const isNegative = (verdict: string): boolean =>
+	verdict === "not_relevant" || verdict === "not_eligible" || verdict === "wrong_product";
 
 export interface EvidenceChange {
 	/** Feature ids whose evidence may have changed (before or after). */
@@ -35,10 +36,12 @@ export async function recordEvidence(m: RuleModels, tenantId: string, input: Fee
 		features: [...features.keys()],
 	};
 	const same = before.find((d) => d._id === f.id);
-	const unchanged = same && same.verdict === doc.verdict && same.polarity === doc.polarity && same.features.join("\n") === doc.features.join("\n");
+	const unchanged =
+		same && same.verdict === doc.verdict && same.polarity === doc.polarity && same.features.join("\n") === doc.features.join("\n");
 	if (!unchanged) await m.evidence.updateOne({ _id: f.id }, { $set: { ...doc, updated_at: new Date() } }, { upsert: true });
 	// This verdict is the current one: earlier verdicts on the same opportunity no longer count.
-	if (before.some((d) => d._id !== f.id)) await m.evidence.deleteMany({ tenant_id: tenantId, opportunity_id: f.opportunity_id, _id: { $ne: f.id } });
+	if (before.some((d) => d._id !== f.id))
+		await m.evidence.deleteMany({ tenant_id: tenantId, opportunity_id: f.opportunity_id, _id: { $ne: f.id } });
 	for (const id of features.keys()) affected.add(id);
 	return { affected, features };
 }

@@ -113,8 +113,10 @@ export function noticeFeatures(n: FeatureInput): Feature[] {
 	if (body) out.push({ type: "issuing_body", key: body, label: n.issuing_body.trim().replace(/\s+/g, " ") });
 	out.push(...codeFeatures(n.categories ?? []));
 	out.push(...phraseFeatures(n.title ?? ""));
-	if (n.bid_eligibility && SET_ASIDES.has(n.bid_eligibility)) out.push({ type: "set_aside", key: n.bid_eligibility, label: SET_ASIDE_LABELS[n.bid_eligibility]! });
-	if (n.procurement_nature === "services" || n.procurement_nature === "construction") out.push({ type: "services_nature", key: n.procurement_nature, label: n.procurement_nature });
+	if (n.bid_eligibility && SET_ASIDES.has(n.bid_eligibility))
+		out.push({ type: "set_aside", key: n.bid_eligibility, label: SET_ASIDE_LABELS[n.bid_eligibility]! });
+	if (n.procurement_nature === "services" || n.procurement_nature === "construction")
+		out.push({ type: "services_nature", key: n.procurement_nature, label: n.procurement_nature });
 	const unique = new Map(out.map((f) => [featureId(f), f]));
 	return [...unique.values()];
 }

@@ -28,13 +28,20 @@ export async function withRuleLock<T>(m: RuleModels, tenantId: string, fn: () =>
 		try {
 			// Free (released, or its lease passed): take it. Absent: the upsert creates it taken.
 			// Held: the filter misses, the upsert collides with the held document's _id.
-			await m.ruleLocks.updateOne({ _id: tenantId, until: { $lte: now } }, { $set: { holder, until: new Date(now.getTime() + LEASE_MS) } }, { upsert: true });
+			await m.ruleLocks.updateOne(
+				{ _id: tenantId, until: { $lte: now } },
+				{ $set: { holder, until: new Date(now.getTime() + LEASE_MS) } },
+				{ upsert: true },
+			);
 			break;
 		} catch (e) {
 			if (!isDuplicateKeyError(e)) throw e;
 		}
 		if (Date.now() >= giveUpAt) {
-			throw new ApiError("internal", "Another change of this company's rules is in progress; retry shortly", { status: 503, headers: { "Retry-After": "1" } });
+			throw new ApiError("internal", "Another change of this company's rules is in progress; retry shortly", {
+				status: 503,
+				headers: { "Retry-After": "1" },
+			});
 		}
 		await sleep(backoff * (0.5 + Math.random()));
 	}

@@ -25,7 +25,12 @@ export const MAX_RULES = 100;
  * not want such notices. A title phrase is weaker evidence (two words can sit in wanted and
  * unwanted titles alike), so a phrase rule is proposed switched off for a person to turn on.
  */
-export const ACTIVE_BY_DEFAULT: ReadonlySet<RuleType> = new Set<RuleType>(["issuing_body", "category_code", "set_aside", "services_nature"]);
+export const ACTIVE_BY_DEFAULT: ReadonlySet<RuleType> = new Set<RuleType>([
+	"issuing_body",
+	"category_code",
+	"set_aside",
+	"services_nature",
+]);
 
 const NEGATIVE = ["not_relevant", "not_eligible", "wrong_product"] as const;
 
@@ -102,7 +107,15 @@ export type Decision =
  *   longer does (a verdict changed to relevant). A rule a person switched keeps that choice;
  *   only its evidence_count and description follow the verdicts.
  */
-export function decide(type: RuleType, key: string, label: string, t: Tally, existing: RuleState | null, counts: CompanyCounts, narrowerNet = 0): Decision {
+export function decide(
+	type: RuleType,
+	key: string,
+	label: string,
+	t: Tally,
+	existing: RuleState | null,
+	counts: CompanyCounts,
+	narrowerNet = 0,
+): Decision {
 	const net = netEvidence(t);
 	const description = describeRule(type, label, t);
 	if (!existing) {
@@ -113,7 +126,9 @@ export function decide(type: RuleType, key: string, label: string, t: Tally, exi
 		return { kind: "create", state: { active, set_by: "learning", evidence_count: net, description } };
 	}
 	const active =
-		existing.set_by === "person" ? existing.active : ACTIVE_BY_DEFAULT.has(type) && net >= PROPOSE_AT && (existing.active || counts.active < MAX_ACTIVE_RULES);
+		existing.set_by === "person"
+			? existing.active
+			: ACTIVE_BY_DEFAULT.has(type) && net >= PROPOSE_AT && (existing.active || counts.active < MAX_ACTIVE_RULES);
 	const set: Partial<RuleState> = {};
 	if (existing.evidence_count !== net) set.evidence_count = net;
 	if (existing.description !== description) set.description = description;
@@ -145,7 +160,12 @@ export interface Reconsidered {
  * Recounts the evidence of each feature and brings its rule in line (decide). Every count is
  * read from the evidence documents, so running it twice gives the same rules.
  */
-export async function reconsiderRules(m: RuleModels, tenantId: string, ids: Iterable<string>, labels: ReadonlyMap<string, Feature>): Promise<Reconsidered> {
+export async function reconsiderRules(
+	m: RuleModels,
+	tenantId: string,
+	ids: Iterable<string>,
+	labels: ReadonlyMap<string, Feature>,
+): Promise<Reconsidered> {
 	const out: Reconsidered = { toRescore: [], created: 0, updated: 0, skipped: [] };
 	const counts: CompanyCounts = {
 		active: await m.rules.countDocuments({ tenant_id: tenantId, active: true }),
@@ -155,12 +175,21 @@ export async function reconsiderRules(m: RuleModels, tenantId: string, ids: Iter
 		const bar = id.indexOf("|");
 		const type = id.slice(0, bar) as RuleType;
 		const key = id.slice(bar + 1);
-		const docs = await m.evidence.find({ tenant_id: tenantId, features: id }, { polarity: 1, verdict: 1, features: 1 }).lean<EvidenceDoc[]>();
+		const docs = await m.evidence
+			.find({ tenant_id: tenantId, features: id }, { polarity: 1, verdict: 1, features: 1 })
+			.lean<EvidenceDoc[]>();
 		const t = tally(docs);
 		for (let attempt = 0; attempt < 2; attempt++) {
 			const existing = await m.rules.findOne({ tenant_id: tenantId, rule_type: type, key }).lean<RuleDoc>();
 			const label = existing?.label ?? labels.get(id)?.label ?? key;
-			const state = existing ? { active: existing.active, set_by: existing.set_by as RuleState["set_by"], evidence_count: existing.evidence_count, description: existing.description } : null;
+			const state = existing
+				? {
+						active: existing.active,
+						set_by: existing.set_by as RuleState["set_by"],
+						evidence_count: existing.evidence_count,
+						description: existing.description,
+					}
+				: null;
 			const d = decide(type, key, label, t, state, counts, isFamilyKey(key) && !existing ? narrowerNet(id, docs) : 0);
 			if (d.kind === "none") break;
 			if (d.kind === "skip") {

@@ -24,7 +24,22 @@ interface CertDef {
 const CERT_VERB =
 	/\b(certif\w*|listed|listing|complian\w*|comply|complies|conform\w*|approved|approval|accredit\w*|built to|meets?|meeting|qualified|validated|marked|marking|registered|registration|rated to)\b/i;
 
-const ISO_IEC_JOINT = new Set(["17025", "17020", "17021", "17024", "17065", "20000", "27001", "27002", "27017", "27018", "27701", "15408", "42001", "19790"]);
+const ISO_IEC_JOINT = new Set([
+	"17025",
+	"17020",
+	"17021",
+	"17024",
+	"17065",
+	"20000",
+	"27001",
+	"27002",
+	"27017",
+	"27018",
+	"27701",
+	"15408",
+	"42001",
+	"19790",
+]);
 const ISO_NOT_CERT = new Set(["8601", "3166", "4217", "639", "216", "14644", "5"]);
 
 function titleCase(s: string): string {
@@ -56,7 +71,10 @@ const CATALOG: CertDef[] = [
 	{ name: "FedRAMP", re: /\bFedRAMP\b/gi },
 	{ name: "StateRAMP", re: /\bStateRAMP\b/gi },
 	{ name: "TX-RAMP", re: /\bTX-RAMP\b/gi },
-	{ name: "DoDIN APL", re: /\bDoDIN APL\b|\bDoDIN Approved Products? List\b|\bDoD Information Network Approved Products? List\b|\bUC APL\b/gi },
+	{
+		name: "DoDIN APL",
+		re: /\bDoDIN APL\b|\bDoDIN Approved Products? List\b|\bDoD Information Network Approved Products? List\b|\bUC APL\b/gi,
+	},
 	{ name: "NIAP", re: /\bNIAP\b/g },
 	{ name: "Common Criteria", re: /\bCommon Criteria\b/gi },
 	{ name: "CSfC", re: /\bCSfC\b|\bCommercial Solutions for Classified\b/g },
@@ -75,7 +93,10 @@ const CATALOG: CertDef[] = [
 	{ name: "NEBS", re: /\bNEBS\b(?: Level ?[1-3])?/g },
 	{ name: "TEMPEST", re: /\bTEMPEST\b/g },
 	// Product listings and marks
-	{ name: "UL", re: /\bUL[- ]?(listed|certified|recognized|classified)\b|\b(listed|certified|approved) (by|to|under) UL\b|\bUL ?(?!94\b)\d{2,5}[A-Z]?(-\d+)?\b|\bUnderwriters Laborator(y|ies)\b/g },
+	{
+		name: "UL",
+		re: /\bUL[- ]?(listed|certified|recognized|classified)\b|\b(listed|certified|approved) (by|to|under) UL\b|\bUL ?(?!94\b)\d{2,5}[A-Z]?(-\d+)?\b|\bUnderwriters Laborator(y|ies)\b/g,
+	},
 	{ name: "UL", re: /\bul[- ](listed|certified)\b|\bunderwriters laborator(y|ies)\b/gi },
 	{ name: "ETL", re: /\bETL[- ]?(listed|certified)\b/gi },
 	{ name: "ENERGY STAR", re: /\bENERGY STAR\b/gi },
@@ -103,7 +124,10 @@ const CATALOG: CertDef[] = [
 	{ name: "EPA Section 608", re: /\b(EPA )?Section 608\b/gi },
 	{ name: "EPA", re: /\bEPA\b(?! Section)(?=[^.;]{0,15}\b(certified|certification|compliant)\b)/gi },
 	{ name: "CARB", re: /\bCARB\b(?=[^.;]{0,15}\b(certified|certification|compliant|approved)\b)|\bCalifornia Air Resources Board\b/gi },
-	{ name: (m) => `NIJ Level ${(m[1] ?? "").toUpperCase()}`, re: /\bNIJ (?:[^;]{0,30}?\bLevel |Type |Threat Level )?(IIIA|IIA|III\+?|II|IV|HG1|HG2|RF1|RF2|RF3)\b/gi },
+	{
+		name: (m) => `NIJ Level ${(m[1] ?? "").toUpperCase()}`,
+		re: /\bNIJ (?:[^;]{0,30}?\bLevel |Type |Threat Level )?(IIIA|IIA|III\+?|II|IV|HG1|HG2|RF1|RF2|RF3)\b/gi,
+	},
 	{ name: (m) => `NIJ ${m[1]}`, re: /\bNIJ (?:Standard[- ])?(0\d{3}\.\d{2})\b/gi },
 	{ name: "CAAS GVS", re: /\bCAAS[- ]GVS\b|\bCAAS\b/gi },
 	{ name: (m) => `FAA Part ${m[1]}`, re: /\b(?:FAA|14 CFR)(?: Part)? ?(135|145|121|107)\b/gi },
@@ -153,8 +177,14 @@ const CATALOG: CertDef[] = [
 	{ name: "CompTIA Security+", re: /\b(CompTIA )?Security\+/g },
 	{ name: (m) => `DoD ${m[1]}`, re: /\bDoD(?:D|I)? ?(8570|8140)(?:\.01-M)?\b/g },
 	{ name: "CCNA", re: /\bCCNA\b/gi },
-	{ name: (m) => (m[1] ? `CCNP ${titleCase(m[1])}` : "CCNP"), re: /\bCCNP(?: (Enterprise|Security|Data Center|Collaboration|Service Provider))?\b/gi },
-	{ name: (m) => (m[1] ? `CCIE ${titleCase(m[1])}` : "CCIE"), re: /\bCCIE(?: (Enterprise Infrastructure|Enterprise Wireless|Security|Data Center|Collaboration|Service Provider))?\b/gi },
+	{
+		name: (m) => (m[1] ? `CCNP ${titleCase(m[1])}` : "CCNP"),
+		re: /\bCCNP(?: (Enterprise|Security|Data Center|Collaboration|Service Provider))?\b/gi,
+	},
+	{
+		name: (m) => (m[1] ? `CCIE ${titleCase(m[1])}` : "CCIE"),
+		re: /\bCCIE(?: (Enterprise Infrastructure|Enterprise Wireless|Security|Data Center|Collaboration|Service Provider))?\b/gi,
+	},
 	{ name: "ITIL", re: /\bITIL\b/g },
 	{ name: "CompTIA A+", re: /\bCompTIA A\+/g },
 	{ name: "CompTIA Network+", re: /\b(CompTIA )?Network\+/g },
@@ -174,7 +204,8 @@ const CATALOG: CertDef[] = [
 
 // Long-tail names not in the catalog.
 // "<Vendor> Certified <Role>" (ServiceNow Certified Technical Architect, AWS Certified Solutions Architect...).
-const VENDOR_CERTIFIED = /\b([A-Z][A-Za-z0-9&-]*(?: [A-Z][A-Za-z0-9&-]*){0,3}) Certified ([A-Z][A-Za-z-]+(?: [A-Z][A-Za-z-]+){0,4})(?: \(([A-Z]{2,10})\))?/g;
+const VENDOR_CERTIFIED =
+	/\b([A-Z][A-Za-z0-9&-]*(?: [A-Z][A-Za-z0-9&-]*){0,3}) Certified ([A-Z][A-Za-z-]+(?: [A-Z][A-Za-z-]+){0,4})(?: \(([A-Z]{2,10})\))?/g;
 // "must hold (a current) <Name> certification/accreditation".
 const HOLD_NAMED =
 	/\b(?:hold|holds|possess|possesses|maintain|maintains|have|has)(?: an?| the)?(?: current| valid| active| current and valid)? ([A-Z0-9][A-Za-z0-9+/&.]*(?: (?:[A-Z0-9][A-Za-z0-9+/&.]*|and [A-Z][A-Za-z0-9]*)){0,3}) (certification|accreditation)\b/g;
@@ -185,9 +216,42 @@ const NAMED_REQUIRED =
 const GENERIC_EXCLUDE =
 	/^(SBA|VetCert|HUB ?Zone|HUBZone|8\(a\)|E?D?WOSB|SDVOSB|VOSB|DBE|MBE|WBE|DVBE|SBE|HUB|SAM|UEI|CAGE|OEM|OEMs|FAR|GSA|DOD|DoD|DOT|USA|US|FDA|State|Federal|Business|Small Business|Veteran|Manufacturer|Factory|Vendor|Offeror|Contractor|Bidder|Supplier|Quality|Safety|Security|Professional|Current|Valid|Insurance|Tax|Payroll|Completion|Conformance|Origin|Calibration|Training|Sanitization|Destruction|Disposal|Recycling|Warranty|Delivery|Inspection|Test|Testing|Employee|Personnel|Staff|Technician|All|Each|Any|This|The|Such|Proof|Evidence|Written|Signed|Annual|Final|Initial)\b/;
 const NAME_STOP = new Set([
-	"The", "A", "An", "All", "Each", "Any", "Our", "Their", "Its", "This", "That", "Must", "Shall", "Offeror", "Offerors", "Contractor", "Contractors",
-	"Vendor", "Vendors", "Bidder", "Bidders", "Supplier", "Suppliers", "Quoter", "Quoters", "Quotes", "Current", "Valid", "State", "Federal",
-	"Government", "Agency", "County", "City", "District", "Department",
+	"The",
+	"A",
+	"An",
+	"All",
+	"Each",
+	"Any",
+	"Our",
+	"Their",
+	"Its",
+	"This",
+	"That",
+	"Must",
+	"Shall",
+	"Offeror",
+	"Offerors",
+	"Contractor",
+	"Contractors",
+	"Vendor",
+	"Vendors",
+	"Bidder",
+	"Bidders",
+	"Supplier",
+	"Suppliers",
+	"Quoter",
+	"Quoters",
+	"Quotes",
+	"Current",
+	"Valid",
+	"State",
+	"Federal",
+	"Government",
+	"Agency",
+	"County",
+	"City",
+	"District",
+	"Department",
 ]);
 const ROLE_STOP =
 	/^(Refurbished|Pre-Owned|Used|Renewed|Products?|Equipment|Parts?|Materials?|Cop(y|ies)|Payroll|Mail|Checks?|Translations?|Calibration|Statements?|Letters?|Documents?|Records?|Reports?|Funds|Cost|Pricing|Data|Inspection|Tests?|Copy)$/;
@@ -203,7 +267,8 @@ const ALTERNATIVE_AFTER =
 	/^\s*(\([^)]{0,40}\))?[\s,]*(certification|certified|accreditation|accredited|listing|listed|mark|marking|label|compliant|compliance|standard|scheme)?[\s,]*\(?or (an? |any |other )?(equivalent|equal|comparable|similar)\b/i;
 
 // "... in accordance with X, or the offeror must state ...": X is one way to comply, not a must.
-const ALTERNATIVE_COURSE = /^[^.;]{0,60}?,? or (else )?(the |an? )?(offeror|bidder|vendor|contractor|supplier|tenderer|quoter|respondent)s? (must|shall|may|can|will)\b/i;
+const ALTERNATIVE_COURSE =
+	/^[^.;]{0,60}?,? or (else )?(the |an? )?(offeror|bidder|vendor|contractor|supplier|tenderer|quoter|respondent)s? (must|shall|may|can|will)\b/i;
 
 interface Mention {
 	name: string;
@@ -253,7 +318,12 @@ function genericMentions(text: string): Mention[] {
 		const last = roleWords.length - 1;
 		roleWords[last] = singular(roleWords[last] ?? "");
 		const suffix = m[3] ? ` - ${m[3]}` : "";
-		found.push({ name: `${vendorWords.join(" ")} Certified ${roleWords.join(" ")}${suffix}`, start: m.index, end: m.index + m[0].length, generic: true });
+		found.push({
+			name: `${vendorWords.join(" ")} Certified ${roleWords.join(" ")}${suffix}`,
+			start: m.index,
+			end: m.index + m[0].length,
+			generic: true,
+		});
 	}
 	for (const re of [HOLD_NAMED, NAMED_REQUIRED]) {
 		re.lastIndex = 0;

@@ -143,7 +143,8 @@ const OPEN = [
 	/\bany (interested|qualified|responsible|responsive|registered|eligible) (party|parties|vendors?|firms?|bidders?|offerors?|suppliers?|contractors?|sources?) (may|can|is invited to|are invited to) (submit|bid|quote|respond|tender)\b/,
 ];
 const UNRESTRICTED = /\bunrestricted\b/;
-const UNRESTRICTED_CONTEXT = /\b(acquisition|procurement|solicitation|competition|requirement|bid|tender|rfq|rfp|ifb|contract|basis|this is)\b/;
+const UNRESTRICTED_CONTEXT =
+	/\b(acquisition|procurement|solicitation|competition|requirement|bid|tender|rfq|rfp|ifb|contract|basis|this is)\b/;
 
 const INCUMBENT_ONLY = /\blimited to the incumbent\b|\bincumbent (contractor |vendor )?only\b|\bonly the incumbent\b/;
 const OTHER_THAN_FULL_AND_OPEN = /\bother than full and open competition\b/;

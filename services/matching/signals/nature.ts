@@ -75,10 +75,22 @@ const GENERIC_TITLE =
 	/^[\s\d\W]*(requirement|solicitation|contract|project|procurement|tender|notice|acquisition|purchase order|order|bid package|package|rfq|rfp|ifb|itb|lot|call[- ]off)s?\b[\s\d\W]*(no\.?|number|#)?[\s\d\W]*$/;
 
 // "Supply of" at the head of a title in the EU's other languages (folded: no accents).
-const SUPPLY_WORDS = ["lieferung", "fourniture", "suministro", "fornitura", "levering", "dostawa", "leverans", "toimitus", "dodavka", "furnizare"];
+const SUPPLY_WORDS = [
+	"lieferung",
+	"fourniture",
+	"suministro",
+	"fornitura",
+	"levering",
+	"dostawa",
+	"leverans",
+	"toimitus",
+	"dodavka",
+	"furnizare",
+];
 const SUPPLY_HEAD = new RegExp(`^(${[...SUPPLY_WORDS, "fornecimento"].join("|")})\\b|^(προμηθεια|доставка)`);
 
-const GOODS_HEAD = /^(supply|purchase|procurement|acquisition|furnish|provision of (goods|equipment))\b|\bsupply (of|and delivery)\b|\bpurchase of\b|\bsupply only\b|\bfurnish\b/;
+const GOODS_HEAD =
+	/^(supply|purchase|procurement|acquisition|furnish|provision of (goods|equipment))\b|\bsupply (of|and delivery)\b|\bpurchase of\b|\bsupply only\b|\bfurnish\b/;
 
 const SERVICES_ONLY = [
 	/\bservices only\b/,
@@ -100,12 +112,14 @@ const SUPPLY_ONLY = [
 ];
 
 // "Supply and Maintenance of ...": the title itself buys goods and an ongoing service.
-const SUPPLY_AND_SERVICE = /\b(supply|purchase|provision|procurement|furnish\w*)(,? (delivery|installation)\b)*,? and (maintenance|servicing|support|operation|management|hosting|monitoring|managed services?)\b/;
+const SUPPLY_AND_SERVICE =
+	/\b(supply|purchase|provision|procurement|furnish\w*)(,? (delivery|installation)\b)*,? and (maintenance|servicing|support|operation|management|hosting|monitoring|managed services?)\b/;
 
 // Lead sentences of a notice without a title or codes.
 const LEAD_SERVICE =
 	/\b(provide|perform|requires?|seeks?|procure|obtain)\b[^.;]{0,80}\b(services|maintenance|repairs?|training|disposal|cleaning|inspections?|calibration|hosting|support services)\b/;
-const LEAD_GOODS = /\b(supply|purchase|furnish|deliver|delivery) (of )?[^.;]{0,60}\b(units?|each|pieces|quantity|qty)\b|\b(supply|purchase|acquisition) of\b/;
+const LEAD_GOODS =
+	/\b(supply|purchase|furnish|deliver|delivery) (of )?[^.;]{0,60}\b(units?|each|pieces|quantity|qty)\b|\b(supply|purchase|acquisition) of\b/;
 
 // Substantial service components of a supply (each counts once).
 const SUBSTANTIAL: [string, RegExp][] = [
@@ -113,11 +127,20 @@ const SUBSTANTIAL: [string, RegExp][] = [
 	["implementation services", /\bimplementation (services|support)\b|\bsystem implementation\b/],
 	["migration", /\bmigrat(e|ion|ing)\b/],
 	["deployment planning", /\bdeployment (planning|services)\b/],
-	["removal of the existing system", /\bremoval (and (disposal|recycling) )?of (the |all )?(existing|old|legacy|replaced)\b|\bremove and dispose of (the )?existing\b/],
-	["multi-year maintenance", /\b(\d+|one|two|three|four|five|six|seven|ten)[- ]years? (of )?(manufacturer |on-site |full |comprehensive )?(preventive |preventative )?maintenance\b|\bmaintenance and 24x7\b/],
+	[
+		"removal of the existing system",
+		/\bremoval (and (disposal|recycling) )?of (the |all )?(existing|old|legacy|replaced)\b|\bremove and dispose of (the )?existing\b/,
+	],
+	[
+		"multi-year maintenance",
+		/\b(\d+|one|two|three|four|five|six|seven|ten)[- ]years? (of )?(manufacturer |on-site |full |comprehensive )?(preventive |preventative )?maintenance\b|\bmaintenance and 24x7\b/,
+	],
 	["train-the-trainer", /\btrain[- ]the[- ]trainer\b/],
 	["knowledge transfer", /\bknowledge transfer\b/],
-	["hardware refresh", /\b(hardware|lifecycle|technology|camera|device|equipment) refresh(es)? (during|over|within|in year)\b|\bat least one (camera |hardware |device )?refresh\b|\blifecycle (hardware )?refresh\b/],
+	[
+		"hardware refresh",
+		/\b(hardware|lifecycle|technology|camera|device|equipment) refresh(es)? (during|over|within|in year)\b|\bat least one (camera |hardware |device )?refresh\b|\blifecycle (hardware )?refresh\b/,
+	],
 	["managed service", /\bmanaged services?\b/],
 ];
 
@@ -202,7 +225,11 @@ export function titleHead(titleLower: string): { title: string; head: string } {
 	return { title: t, head: cut ? first.slice(0, cut.index) : first };
 }
 
-function firstHit(n: PreparedNotice, patterns: readonly RegExp[], parts: readonly string[] = ["description", "set_aside", "item"]): string | null {
+function firstHit(
+	n: PreparedNotice,
+	patterns: readonly RegExp[],
+	parts: readonly string[] = ["description", "set_aside", "item"],
+): string | null {
 	for (const s of n.sentences) {
 		if (!parts.includes(s.part)) continue;
 		for (const p of patterns) if (p.test(s.lower)) return s.text;
@@ -244,7 +271,10 @@ function natureFromText(n: PreparedNotice): NatureResult {
 	const constructionCues = CONSTRUCTION_TEXT.filter((re) => re.test(n.all)).length;
 	const constructionShare = totalVotes > 0 ? votes.construction / totalVotes : 0;
 	const strongCodes = votes.construction >= 1; // not a NAICS sector alone
-	if (strongCodes && ((constructionShare >= 0.5 && constructionCues >= 2) || (constructionShare >= 0.75 && constructionCues >= 1 && !GOODS_HEAD.test(head)))) {
+	if (
+		strongCodes &&
+		((constructionShare >= 0.5 && constructionCues >= 2) || (constructionShare >= 0.75 && constructionCues >= 1 && !GOODS_HEAD.test(head)))
+	) {
 		return { value: "construction", rule: "construction_codes_and_terms", evidence: firstHit(n, CONSTRUCTION_TEXT) };
 	}
 
@@ -281,7 +311,8 @@ function natureFromText(n: PreparedNotice): NatureResult {
 			const lead = n.sentences.filter((s) => s.part === "description").slice(0, 3);
 			const work = lead.find((s) => LEAD_SERVICE.test(s.lower));
 			if (work) base = { value: "services", rule: "lead_sentence", evidence: work.text };
-			else if (n.items.some((i) => i.quantity !== null) || lead.some((s) => LEAD_GOODS.test(s.lower))) base = { value: "goods", rule: "lead_sentence", evidence: null };
+			else if (n.items.some((i) => i.quantity !== null) || lead.some((s) => LEAD_GOODS.test(s.lower)))
+				base = { value: "goods", rule: "lead_sentence", evidence: null };
 			else return { value: "unknown", rule: "no_cues", evidence: null };
 		}
 	}

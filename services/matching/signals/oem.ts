@@ -31,12 +31,20 @@ const DOCUMENTATION = [
 	new RegExp(`\\b${AUTH}ation letters?\\b`),
 	new RegExp(`\\b(manufacturer|oem|factory)('s|s')? ${AUTH}ation (letter|certificate|documentation|form|statement|evidence)`),
 	new RegExp(`\\b${AUTH}ation (documentation|certificate)\\b`),
-	new RegExp(`\\bproof of (${AUTH}ation|(${AUTH}ed )?(reseller|partner|dealer|distributor)(ship)? status|partner(ship)? status|status as an? ${AUTH}ed)`),
+	new RegExp(
+		`\\bproof of (${AUTH}ation|(${AUTH}ed )?(reseller|partner|dealer|distributor)(ship)? status|partner(ship)? status|status as an? ${AUTH}ed)`,
+	),
 	// "evidence that the offeror is an authorized <Brand> dealer"
-	new RegExp(`\\b(evidence|proof|documentation|confirmation|certification|letter|certificate)\\b[^.;]{0,80}\\b(${AUTH}ed (\\S+ ){0,4}${CHANNEL_ROLE}\\b|${AUTH}ation to (sell|resell|distribute|supply|offer))`),
-	new RegExp(`\\b(documentation|letter|confirmation|certificate)\\b[^.;]{0,40}\\bfrom (the )?(original equipment )?(manufacturer|oem)\\b[^.;]{0,60}\\b${AUTH}`),
+	new RegExp(
+		`\\b(evidence|proof|documentation|confirmation|certification|letter|certificate)\\b[^.;]{0,80}\\b(${AUTH}ed (\\S+ ){0,4}${CHANNEL_ROLE}\\b|${AUTH}ation to (sell|resell|distribute|supply|offer))`,
+	),
+	new RegExp(
+		`\\b(documentation|letter|confirmation|certificate)\\b[^.;]{0,40}\\bfrom (the )?(original equipment )?(manufacturer|oem)\\b[^.;]{0,60}\\b${AUTH}`,
+	),
 	// "a letter from <Manufacturer> confirming authorization"
-	new RegExp(`\\b(letter|documentation|confirmation|certificate|statement)\\b[^.;]{0,60}\\b(confirming|certifying|verifying|attesting|evidencing) (its |their |the (bidder|offeror|vendor|quoter)'s )?(${AUTH}ation|${AUTH}ed|(reseller|partner|dealer|distributor) status)`),
+	new RegExp(
+		`\\b(letter|documentation|confirmation|certificate|statement)\\b[^.;]{0,60}\\b(confirming|certifying|verifying|attesting|evidencing) (its |their |the (bidder|offeror|vendor|quoter)'s )?(${AUTH}ation|${AUTH}ed|(reseller|partner|dealer|distributor) status)`,
+	),
 	/\btraceability documentation\b/,
 	new RegExp(`\\b(partner|partnership|reseller|dealer|distributor|${AUTH}ation) (certificate|letter|documentation|proof|verification)\\b`),
 	/\bmaf\b/,
@@ -47,14 +55,18 @@ const DOCUMENTATION = [
 // Being in the channel is itself demanded (the proof follows).
 const CHANNEL_REQUIRED = [
 	// "must be an authorized <Brand> channel partner"
-	new RegExp(`\\b(must|shall|will need to) be (an? |the )?${BRAND_WORDS}${AUTH}ed (by the (original equipment )?(manufacturer|oem) )?((\\S+ ){0,4}${CHANNEL_ROLE}|to (sell|resell|distribute|supply))\\b`),
+	new RegExp(
+		`\\b(must|shall|will need to) be (an? |the )?${BRAND_WORDS}${AUTH}ed (by the (original equipment )?(manufacturer|oem) )?((\\S+ ){0,4}${CHANNEL_ROLE}|to (sell|resell|distribute|supply))\\b`,
+	),
 	new RegExp(`\\b(must|shall) be ${AUTH}ed by the (original equipment )?(manufacturer|oem)\\b`),
 	new RegExp(`\\b(manufacturer|oem|factory)[- ]${AUTH}ed ${CHANNEL_ROLE} only\\b`),
 	new RegExp(`\\bonly (from )?(manufacturer[- ]|oem[- ])?${AUTH}ed ${CHANNEL_ROLE}\\b`),
 	new RegExp(`\\b${AUTH}ed ${CHANNEL_ROLE} only\\b`),
 	new RegExp(`\\bor (its|their) ${AUTH}ed ${CHANNEL_ROLE}\\b`),
 	// "Offerors must be the manufacturer or an authorized reseller"
-	new RegExp(`\\b(must|shall) be (the |an? )?(original equipment )?(manufacturer|oem)s? or (an? |its |their )?${AUTH}ed ${CHANNEL_ROLE}\\b`),
+	new RegExp(
+		`\\b(must|shall) be (the |an? )?(original equipment )?(manufacturer|oem)s? or (an? |its |their )?${AUTH}ed ${CHANNEL_ROLE}\\b`,
+	),
 ];
 
 const NOT_OEM_CONTEXT = new RegExp(`\\b(defense|defence) ${AUTH}ation act\\b|\\bndaa\\b`);
@@ -70,16 +82,24 @@ const MANUFACTURER_DIRECT = [
 	/\b(offers|quotes|bids) (will be )?(accepted )?from (the )?(original equipment )?manufacturers? only\b/,
 ];
 
-const MANUFACTURER_WORD = /\b(original equipment )?manufacturer('s)?\b|\boem\b|\bproprietary\b|\bfactory[- ](certified|trained|authori[sz]ed)\b/;
+const MANUFACTURER_WORD =
+	/\b(original equipment )?manufacturer('s)?\b|\boem\b|\bproprietary\b|\bfactory[- ](certified|trained|authori[sz]ed)\b/;
 
 export function detectOem(n: PreparedNotice, kind: NoticeKind): OemResult {
-	const out: OemResult = { requiresManufacturer: false, manufacturerEvidence: null, requiresDocumentation: false, documentationEvidence: null };
+	const out: OemResult = {
+		requiresManufacturer: false,
+		manufacturerEvidence: null,
+		requiresDocumentation: false,
+		documentationEvidence: null,
+	};
 	if (kind.marketResearch) return out;
 
 	for (const s of n.sentences) {
 		if (!out.requiresDocumentation) {
 			const lower = s.lower;
-			const doc = DOCUMENTATION.some((re) => re.test(lower)) && !(NOT_OEM_CONTEXT.test(lower) && !new RegExp(`${AUTH}ed ${CHANNEL_ROLE}|letter of ${AUTH}ation`).test(lower));
+			const doc =
+				DOCUMENTATION.some((re) => re.test(lower)) &&
+				!(NOT_OEM_CONTEXT.test(lower) && !new RegExp(`${AUTH}ed ${CHANNEL_ROLE}|letter of ${AUTH}ation`).test(lower));
 			if (doc || CHANNEL_REQUIRED.some((re) => re.test(lower))) {
 				out.requiresDocumentation = true;
 				out.documentationEvidence = s.text;

@@ -156,7 +156,10 @@ export function prepare(input: SignalsInput): PreparedNotice {
 	if (title) push("title", [title]);
 	if (setAsideText) push("set_aside", splitSentences(setAsideText));
 	push("description", splitSentences(description));
-	push("item", items.map((i) => i.text));
+	push(
+		"item",
+		items.map((i) => i.text),
+	);
 
 	const all = [title, setAsideText, description, ...items.map((i) => i.text)].join("\n").toLowerCase();
 	return {

@@ -20,8 +20,7 @@ export interface DateRules {
 	dateOnly: DayPart;
 }
 
-const INSTANT =
-	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?)?\s?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?)?\s?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 const MIN_YEAR = 1900;
 const MAX_YEAR = 2199;

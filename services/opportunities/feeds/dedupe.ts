@@ -16,10 +16,32 @@ import { tokens } from "./text.ts";
 //    title's tokens, the buyer and the deadline's UTC day together (a recurring tender with the
 //    same title in another year has another deadline).
 
-const FILLER = new Set(["the", "of", "and", "for", "a", "an", "de", "du", "des", "la", "le", "les", "der", "die", "das", "und", "dept", "department"]);
+const FILLER = new Set([
+	"the",
+	"of",
+	"and",
+	"for",
+	"a",
+	"an",
+	"de",
+	"du",
+	"des",
+	"la",
+	"le",
+	"les",
+	"der",
+	"die",
+	"das",
+	"und",
+	"dept",
+	"department",
+]);
 
 export function normalizeReference(ref: string): string {
-	return ref.normalize("NFKC").toUpperCase().replace(/[^A-Z0-9]/g, "");
+	return ref
+		.normalize("NFKC")
+		.toUpperCase()
+		.replace(/[^A-Z0-9]/g, "");
 }
 
 function isDistinctive(ref: string): boolean {

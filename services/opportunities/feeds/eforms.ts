@@ -144,7 +144,12 @@ function procedureOfNotice(root: XmlElement, lots: XmlElement[]): Procedure | nu
 	const systems = lots.flatMap((l) => all(l, "cac:TenderingProcess/cac:ContractingSystem/cbc:ContractingSystemTypeCode"));
 	const framework = systems.some((c) => EFORMS_FRAMEWORK_CODES.has(c.text)) ? "agreement" : null;
 	const fromType = kindOfCode(EFORMS_NOTICE_TYPES, noticeType);
-	return procedureOf({ codeKind: kindOfCode(EFORMS_PROCEDURES, code) ?? fromType, code: code ?? (fromType ? noticeType : null), text: null, framework });
+	return procedureOf({
+		codeKind: kindOfCode(EFORMS_PROCEDURES, code) ?? fromType,
+		code: code ?? (fromType ? noticeType : null),
+		text: null,
+		framework,
+	});
 }
 
 /** A lot as an item: its name and description (the name alone often says little), its main CPV, BT-25 quantity and BT-625 unit. */
@@ -154,7 +159,8 @@ function itemOfLot(lot: XmlElement): NoticeItem {
 	const description = textIn(project, "cbc:Description");
 	const quantity = first(project, "cbc:EstimatedOverallContractQuantity");
 	return {
-		description: cleanLine(name && description && !description.startsWith(name) ? `${name}: ${description}` : (description ?? name), 1_000) ?? "",
+		description:
+			cleanLine(name && description && !description.startsWith(name) ? `${name}: ${description}` : (description ?? name), 1_000) ?? "",
 		quantity: asAmount(quantity?.text),
 		unit: quantity ? cleanLine(quantity.attrs.unitCode, 100) : null,
 		classification: cpvs(project, "cac:MainCommodityClassification")[0] ?? null,
@@ -170,7 +176,9 @@ function statusOf(root: XmlElement, reasonCode: string | null): NoticeStatus {
 
 function versionNote(changes: XmlElement | undefined): string | null {
 	if (!changes) return null;
-	const what = all(changes, "efac:Change").map((c) => textIn(c, "efbc:ChangeDescription")).filter((t) => t !== null);
+	const what = all(changes, "efac:Change")
+		.map((c) => textIn(c, "efbc:ChangeDescription"))
+		.filter((t) => t !== null);
 	const reason = textIn(changes, "efac:ChangeReason/efbc:ReasonDescription");
 	const parts = [what.length ? `Changed: ${what.join("; ")}` : null, reason ? `Reason: ${reason}` : null].filter((p) => p !== null);
 	return parts.length ? cleanLine(parts.join(". "), LIMITS.note) : null;
@@ -182,7 +190,10 @@ function tedUrl(publicationId: string | null): string | null {
 }
 
 function draftOf(root: XmlElement): NoticeDraft | string {
-	const noticeId = cleanLine(all(root, "cbc:ID").find((e) => e.attrs.schemeName === "notice-id")?.text ?? textAt(root, "cbc:ID"), LIMITS.id);
+	const noticeId = cleanLine(
+		all(root, "cbc:ID").find((e) => e.attrs.schemeName === "notice-id")?.text ?? textAt(root, "cbc:ID"),
+		LIMITS.id,
+	);
 	if (!noticeId) return "notice id (cbc:ID) missing";
 	// A prior information notice may carry no procedure identifier (Doffin's do not): it is then its own procedure.
 	const folder = cleanLine(textAt(root, "cbc:ContractFolderID"), LIMITS.id) ?? (root.local === "PriorInformationNotice" ? noticeId : null);
@@ -212,8 +223,8 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 	const items = lots.map(itemOfLot);
 	const terms = [...all(root, "cac:TenderingTerms"), ...lots.flatMap((l) => all(l, "cac:TenderingTerms"))];
 	const selection = lots.flatMap((l) =>
-		all(l, "cac:TenderingTerms/ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension/efac:SelectionCriteria").map((c) =>
-			textIn(c, "cbc:Description"),
+		all(l, "cac:TenderingTerms/ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension/efac:SelectionCriteria").map(
+			(c) => textIn(c, "cbc:Description"),
 		),
 	);
 	const reserved = reservedOf(lots);
@@ -268,7 +279,9 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 /** One parsed eForms document to its notice (or a rejection). */
 export function parseEformsDocument(root: XmlElement): ParseResult {
 	if (!isEformsRoot(root)) return refused(`XML root ${root.local} (${root.namespace || "no namespace"}) is not an eForms notice`);
-	const ref = all(root, "cbc:ID").find((e) => e.attrs.schemeName === "notice-id")?.text.slice(0, LIMITS.id);
+	const ref = all(root, "cbc:ID")
+		.find((e) => e.attrs.schemeName === "notice-id")
+		?.text.slice(0, LIMITS.id);
 	const out = new Collector();
 	out.record({ ref }, () => draftOf(root));
 	return out.result();

@@ -43,7 +43,16 @@ export function ocdsSource(ocid: string): string {
 	return prefix ? `ocds:${KNOWN_PUBLISHERS.get(prefix) ?? prefix}` : "ocds:unregistered";
 }
 
-const AWARD_TAGS = new Set(["award", "awardUpdate", "contract", "contractUpdate", "contractAmendment", "implementation", "implementationUpdate", "contractTermination"]);
+const AWARD_TAGS = new Set([
+	"award",
+	"awardUpdate",
+	"contract",
+	"contractUpdate",
+	"contractAmendment",
+	"implementation",
+	"implementationUpdate",
+	"contractTermination",
+]);
 
 /**
  * The stage a release speaks about (planning, tender, award, contract). The tag itself names an
@@ -125,7 +134,9 @@ function statusOf(tags: string[], tender: Record<string, unknown>, awards: unkno
 function noteOf(release: Record<string, unknown>): string | null {
 	const tender = isRecord(release.tender) ? release.tender : {};
 	const amendment = asArray(tender.amendments).filter(isRecord).at(-1);
-	const parts = [amendment?.rationale, amendment?.description, tender.statusDetails].map((p) => line(p, LIMITS.note)).filter((p) => p !== null);
+	const parts = [amendment?.rationale, amendment?.description, tender.statusDetails]
+		.map((p) => line(p, LIMITS.note))
+		.filter((p) => p !== null);
 	return parts.length ? line(parts.join(". "), LIMITS.note) : null;
 }
 
@@ -146,7 +157,9 @@ function procedureOfTender(tender: Record<string, unknown>, state: Record<string
 	const method = line(tender.procurementMethod, 200);
 	return procedureOf({
 		codeKind:
-			kindOfCode(OCDS_METHODS, method) ?? kindOfProcedureName(method) ?? kindOfProcedureName(line(tender.procurementMethodRationale, 2_000)),
+			kindOfCode(OCDS_METHODS, method) ??
+			kindOfProcedureName(method) ??
+			kindOfProcedureName(line(tender.procurementMethodRationale, 2_000)),
 		code: tender.procurementMethod,
 		text: tender.procurementMethodDetails,
 		framework: callOff ? "call_off" : sets ? "agreement" : null,
@@ -157,7 +170,11 @@ function procedureOfTender(tender: Record<string, unknown>, state: Record<string
 function categoryOfTender(tender: Record<string, unknown>): ProcurementCategory | null {
 	const main = procurementCategory(tender.mainProcurementCategory);
 	if (main) return main;
-	const additional = new Set(asArray(tender.additionalProcurementCategories).map(procurementCategory).filter((c) => c !== null));
+	const additional = new Set(
+		asArray(tender.additionalProcurementCategories)
+			.map(procurementCategory)
+			.filter((c) => c !== null),
+	);
 	return additional.size === 1 ? ([...additional][0] ?? null) : null;
 }
 
@@ -207,7 +224,8 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 	if (!title) return "tender.title missing";
 	const parties = asArray(state.parties).filter(isRecord);
 	const buyerRef = isRecord(state.buyer) ? state.buyer : undefined;
-	const buyer = parties.find((p) => buyerRef?.id !== undefined && p.id === buyerRef.id) ?? parties.find((p) => rolesOf(p).includes("buyer"));
+	const buyer =
+		parties.find((p) => buyerRef?.id !== undefined && p.id === buyerRef.id) ?? parties.find((p) => rolesOf(p).includes("buyer"));
 	const procuring = parties.find((p) => rolesOf(p).includes("procuringEntity"));
 	const procuringRef = isRecord(tender.procuringEntity) ? tender.procuringEntity : undefined;
 	const reference = line(tender.id, LIMITS.id);
@@ -224,7 +242,11 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		rfp_id: reference ?? ocid,
 		reference_number: reference,
 		title,
-		issuing_body: line(buyerRef?.name, LIMITS.title) ?? line(buyer?.name, LIMITS.title) ?? line(procuringRef?.name ?? procuring?.name, LIMITS.title) ?? "",
+		issuing_body:
+			line(buyerRef?.name, LIMITS.title) ??
+			line(buyer?.name, LIMITS.title) ??
+			line(procuringRef?.name ?? procuring?.name, LIMITS.title) ??
+			"",
 		description: cleanText(tender.description, LIMITS.description, { html: true }) ?? "",
 		description_url: null,
 		notice_type: stageOf(tags, state),
@@ -289,7 +311,8 @@ function candidatesOf(input: unknown, out: Collector): Candidate[] | null {
 		}
 		// Embedded releases carry their ocid; linked releases are only {url, date, tag}.
 		const embedded = asArray(record.releases).filter((r) => isRecord(r) && typeof r.ocid === "string");
-		if (embedded.length) return embedded.map((release) => ({ where: { index, ref: isRecord(release) ? String(release.id) : undefined }, release }));
+		if (embedded.length)
+			return embedded.map((release) => ({ where: { index, ref: isRecord(release) ? String(release.id) : undefined }, release }));
 		if (isRecord(record.compiledRelease)) return [{ where: { index, ref: "compiledRelease" }, release: record.compiledRelease }];
 		out.reject({ index, reason: "record has neither embedded releases nor a compiledRelease" });
 		return [];
@@ -300,7 +323,8 @@ function candidatesOf(input: unknown, out: Collector): Candidate[] | null {
 function releaseProblem(release: unknown): string | null {
 	if (!isRecord(release)) return "release is not an object";
 	if (typeof release.ocid !== "string" || !release.ocid.trim() || release.ocid.length > LIMITS.id) return "ocid missing";
-	if ((typeof release.id !== "string" && typeof release.id !== "number") || String(release.id).length > LIMITS.id) return "release id missing";
+	if ((typeof release.id !== "string" && typeof release.id !== "number") || String(release.id).length > LIMITS.id)
+		return "release id missing";
 	if (parseInstant(release.date, DATES) === null) return "release date missing or not a date";
 	return null;
 }

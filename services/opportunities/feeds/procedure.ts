@@ -77,7 +77,12 @@ export const SAM_TYPES: Record<string, ProcedureKind> = {
  * more specific statement: "Call-off from a framework" under procurementMethod "selective"); a
  * call-off is a call-off whatever else is said; null when nothing at all is stated.
  */
-export function procedureOf(parts: { codeKind: ProcedureKind | null; code: unknown; text: unknown; framework: Procedure["framework"] }): Procedure | null {
+export function procedureOf(parts: {
+	codeKind: ProcedureKind | null;
+	code: unknown;
+	text: unknown;
+	framework: Procedure["framework"];
+}): Procedure | null {
 	const code = cleanLine(parts.code, 100);
 	const text = cleanLine(parts.text, 500);
 	if (code === null && text === null && parts.framework === null && parts.codeKind === null) return null;

@@ -160,11 +160,14 @@ function draftOf(r: Record<string, unknown>): NoticeDraft | string {
 
 /** A SAM.gov search response (already JSON-parsed) to notices; bad records are skipped and reported. */
 export function parseSam(input: unknown): ParseResult {
-	if (!isRecord(input) || !Array.isArray(input.opportunitiesData)) return refused("not a SAM.gov search response: opportunitiesData array missing");
+	if (!isRecord(input) || !Array.isArray(input.opportunitiesData))
+		return refused("not a SAM.gov search response: opportunitiesData array missing");
 	const out = new Collector();
 	for (const [index, record] of input.opportunitiesData.entries()) {
 		// Named by noticeId, else by solicitation number, so a report can point at the bad record.
-		const ref = isRecord(record) ? (line(record.noticeId, LIMITS.id) ?? line(record.solicitationNumber, LIMITS.id) ?? undefined) : undefined;
+		const ref = isRecord(record)
+			? (line(record.noticeId, LIMITS.id) ?? line(record.solicitationNumber, LIMITS.id) ?? undefined)
+			: undefined;
 		out.record({ index, ref }, () => (isRecord(record) ? draftOf(record) : "record is not an object"));
 	}
 	return out.result();

@@ -49,7 +49,9 @@ const AWARD_FORMS = new Set(["F03", "F06", "F13", "F15", "F25"]);
 
 /** The paragraphs (P) of an element, one line each. */
 function paragraphs(el: XmlElement | undefined): string | null {
-	const ps = all(el, "ted:P").map((p) => p.text).filter((t) => t);
+	const ps = all(el, "ted:P")
+		.map((p) => p.text)
+		.filter((t) => t);
 	return ps.length ? ps.join("\n") : (el?.text ?? null) || null;
 }
 
@@ -86,7 +88,10 @@ function estimateOf(objectContract: XmlElement | undefined): { value: number; cu
 	const total = first(objectContract, "ted:VAL_ESTIMATED_TOTAL") ?? first(objectContract, "ted:VAL_TOTAL");
 	const value = asAmount(total?.text);
 	if (value !== null) return { value, currency: asCurrency(total?.attrs.CURRENCY) };
-	const parts = all(objectContract, "ted:OBJECT_DESCR/ted:VAL_OBJECT").map((v) => ({ value: asAmount(v.text), currency: asCurrency(v.attrs.CURRENCY) }));
+	const parts = all(objectContract, "ted:OBJECT_DESCR/ted:VAL_OBJECT").map((v) => ({
+		value: asAmount(v.text),
+		currency: asCurrency(v.attrs.CURRENCY),
+	}));
 	const known = parts.filter((p): p is { value: number; currency: string | null } => p.value !== null);
 	if (known.length === 0 || new Set(known.map((p) => p.currency)).size !== 1) return null;
 	return { value: known.reduce((sum, p) => sum + p.value, 0), currency: known[0]?.currency ?? null };
@@ -144,7 +149,9 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		published_at: published,
 		estimated_value: estimate?.value ?? null,
 		currency: estimate?.currency ?? null,
-		set_aside: sheltered ? { code: null, text: "Reserved for sheltered workshops and economic operators aiming at the integration of disabled persons" } : null,
+		set_aside: sheltered
+			? { code: null, text: "Reserved for sheltered workshops and economic operators aiming at the integration of disabled persons" }
+			: null,
 		eligibility: cleanText(paragraphs(first(form, "ted:LEFTI/ted:SUITABILITY")), LIMITS.eligibility),
 		place_of_performance: placeOrNull({
 			country: cleanLine(country, 100),

@@ -99,7 +99,18 @@ export function isNewer(current: NoticeVersion, incoming: NoticeVersion): boolea
 }
 
 // Fields compared one by one for the change description; the rest count as "other".
-const DESCRIBED = new Set(["deadline", "deadline_local", "description", "documents", "status", "title", "estimated_value", "currency", "items", "categories"]);
+const DESCRIBED = new Set([
+	"deadline",
+	"deadline_local",
+	"description",
+	"documents",
+	"status",
+	"title",
+	"estimated_value",
+	"currency",
+	"items",
+	"categories",
+]);
 const NOT_CONTENT = new Set(["version", "published_at", "dedupe_keys"]);
 
 const STATUS_WORDS: Record<string, string> = {
@@ -153,7 +164,9 @@ export function describeChange(before: NormalizedNotice, after: NormalizedNotice
 	}
 	if (before.estimated_value !== after.estimated_value || before.currency !== after.currency) {
 		fields.add("value");
-		parts.push(`estimated value changed from ${money(before.estimated_value, before.currency)} to ${money(after.estimated_value, after.currency)}`);
+		parts.push(
+			`estimated value changed from ${money(before.estimated_value, before.currency)} to ${money(after.estimated_value, after.currency)}`,
+		);
 	}
 	if (canonical(before.items) !== canonical(after.items)) {
 		fields.add("items");
@@ -164,10 +177,17 @@ export function describeChange(before: NormalizedNotice, after: NormalizedNotice
 	const goneCodes = difference(before.categories, after.categories, code).map(code);
 	if (newCodes.length || goneCodes.length) {
 		fields.add("categories");
-		parts.push(["categories", newCodes.length ? ` added: ${listed(newCodes)}` : "", goneCodes.length ? ` removed: ${listed(goneCodes)}` : ""].join(""));
+		parts.push(
+			["categories", newCodes.length ? ` added: ${listed(newCodes)}` : "", goneCodes.length ? ` removed: ${listed(goneCodes)}` : ""].join(
+				"",
+			),
+		);
 	}
 	const others = Object.keys(after).filter(
-		(k) => !DESCRIBED.has(k) && !NOT_CONTENT.has(k) && canonical((before as Record<string, unknown>)[k]) !== canonical((after as Record<string, unknown>)[k]),
+		(k) =>
+			!DESCRIBED.has(k) &&
+			!NOT_CONTENT.has(k) &&
+			canonical((before as Record<string, unknown>)[k]) !== canonical((after as Record<string, unknown>)[k]),
 	);
 	if (others.length) {
 		fields.add("other");
@@ -180,7 +200,13 @@ export function describeChange(before: NormalizedNotice, after: NormalizedNotice
 	};
 }
 
-function entryOf(notice: NormalizedNotice, hash: string, action: "created" | "updated", fields: ChangeField[], summary: string): VersionEntry {
+function entryOf(
+	notice: NormalizedNotice,
+	hash: string,
+	action: "created" | "updated",
+	fields: ChangeField[],
+	summary: string,
+): VersionEntry {
 	return {
 		version: notice.version.label,
 		sort_key: notice.version.sort_key,

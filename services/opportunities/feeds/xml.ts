@@ -130,7 +130,8 @@ export function parseXml(xml: string): XmlParse {
 	}
 	const roots = Object.entries(doc).filter(([, v]) => Array.isArray(v));
 	const first = roots[0]?.[1];
-	if (roots.length !== 1 || !Array.isArray(first) || first.length !== 1) return { ok: false, reason: "XML must have exactly one root element" };
+	if (roots.length !== 1 || !Array.isArray(first) || first.length !== 1)
+		return { ok: false, reason: "XML must have exactly one root element" };
 	return { ok: true, root: convert(roots[0]?.[0] ?? "", first[0] as RawNode, new Map([["xml", "http://www.w3.org/XML/1998/namespace"]])) };
 }
 

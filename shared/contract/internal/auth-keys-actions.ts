@@ -38,7 +38,9 @@ export const TenantContact = z.object({ email: z.string().nullable(), name: z.st
 export type TenantContact = z.infer<typeof TenantContact>;
 
 /** Every company's id, in pages ordered by id. */
-export const TenantIdsParams = z.object({ after: z.string().max(100).default(""), limit: z.number().int().min(1).max(5000).default(1000) }).strict();
+export const TenantIdsParams = z
+	.object({ after: z.string().max(100).default(""), limit: z.number().int().min(1).max(5000).default(1000) })
+	.strict();
 export type TenantIdsParams = z.infer<typeof TenantIdsParams>;
 export const TenantIds = z.object({ ids: z.array(z.string()) });
 

@@ -22,7 +22,10 @@ export const NoticeInput = z
 		title: z.string().min(1).max(1000),
 		issuing_body: z.string().max(500),
 		description: z.string().max(100_000).default(""),
-		categories: z.array(z.object({ scheme: z.string().max(20), code: z.string().max(40), label: z.string().max(300).optional() })).max(200).default([]),
+		categories: z
+			.array(z.object({ scheme: z.string().max(20), code: z.string().max(40), label: z.string().max(300).optional() }))
+			.max(200)
+			.default([]),
 		deadline: DateTime.nullable().default(null),
 		estimated_value: z.number().nonnegative().nullable().default(null),
 		currency: z.string().max(3).nullable().default(null),
@@ -52,7 +55,9 @@ export type IngestOutcome = z.infer<typeof IngestOutcome>;
 export const IngestOutcomes = z.object({ outcomes: z.array(IngestOutcome.extend({ source: z.string(), source_id: z.string() })) });
 
 /** The last run of a source, for the dashboard. */
-export const IngestionRunParams = z.object({ source: z.string().min(1).max(100), outcome: z.enum(["succeeded", "failed"]), summary: z.unknown() }).strict();
+export const IngestionRunParams = z
+	.object({ source: z.string().min(1).max(100), outcome: z.enum(["succeeded", "failed"]), summary: z.unknown() })
+	.strict();
 export type IngestionRunParams = z.infer<typeof IngestionRunParams>;
 
 // --- Notices out
@@ -166,7 +171,9 @@ export type DigestItem = z.infer<typeof DigestItem>;
 export const DigestCandidates = z.object({ items: z.array(DigestItem), updated: z.array(DigestItem) });
 export type DigestCandidates = z.infer<typeof DigestCandidates>;
 
-export const MarkNotified = z.object({ tenantId: z.uuid(), newIds: z.array(z.uuid()).max(50), updatedIds: z.array(z.uuid()).max(50), at: z.iso.datetime() }).strict();
+export const MarkNotified = z
+	.object({ tenantId: z.uuid(), newIds: z.array(z.uuid()).max(50), updatedIds: z.array(z.uuid()).max(50), at: z.iso.datetime() })
+	.strict();
 export type MarkNotified = z.infer<typeof MarkNotified>;
 
 // --- Learning
@@ -209,5 +216,8 @@ export const opportunitiesActions = {
 	"opportunities.markNoticeMatched": { params: VersionedRef, result: MarkedDone },
 	"opportunities.feedbackForLearning": { params: FeedbackForLearningQuery, result: FeedbackForLearning },
 	"opportunities.markFeedbackLearned": { params: VersionedRef, result: MarkedDone },
-	"opportunities.reconcileRequests": { params: ReconcileParams, result: z.object({ notices: z.number().int(), feedback: z.number().int() }) },
+	"opportunities.reconcileRequests": {
+		params: ReconcileParams,
+		result: z.object({ notices: z.number().int(), feedback: z.number().int() }),
+	},
 } as const satisfies Record<string, InternalAction>;

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { conceptsIn } from "../../../services/ask/concepts.ts";
 import { analyzeQuestion } from "../../../services/ask/question.ts";
 
-const named = (text: string, langs: Parameters<typeof conceptsIn>[1], question = true) => conceptsIn(text, langs, question).hits.map((h) => h.concept);
+const named = (text: string, langs: Parameters<typeof conceptsIn>[1], question = true) =>
+	conceptsIn(text, langs, question).hits.map((h) => h.concept);
 const asked = (q: string, lang: Parameters<typeof analyzeQuestion>[1] = "en") => analyzeQuestion(q, lang, new Set()).asked?.name ?? null;
 
 describe("conceptsIn", () => {

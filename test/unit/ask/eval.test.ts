@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import { evaluate, partsOf } from "../../../scripts/eval-ask.ts";
 
 const dev = resolve(import.meta.dirname, "../../../../shared/eval/dev");
-const heldout = ["heldout-questions.json", "heldout2-questions.json", "heldout3-questions.json"].map((f) => resolve(import.meta.dirname, f));
+const heldout = ["heldout-questions.json", "heldout2-questions.json", "heldout3-questions.json"].map((f) =>
+	resolve(import.meta.dirname, f),
+);
 const realAsk = resolve(import.meta.dirname, "../../../eval/real-ask");
 const tuning = partsOf(realAsk).filter((p) => !p.measuredOnly && existsSync(p.notices));
 

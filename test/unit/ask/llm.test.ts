@@ -18,7 +18,9 @@ describe("llmConfigFromEnv", () => {
 		expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1", LLM_API_KEY: "k" })).toBeNull();
 		const expected = { baseURL: "http://x/v1", apiKey: "k", model: "m", timeoutMs: 8000, retries: 2, backoffMs: 250 };
 		expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x/v1/", LLM_API_KEY: "k", LLM_MODEL: "m" })).toEqual(expected);
-		expect(llmConfigFromEnv({ LLM_BASE_URL: "http://x", LLM_API_KEY: "k", LLM_MODEL: "m", LLM_TIMEOUT_MS: "1500", LLM_RETRIES: "junk" })).toMatchObject({ timeoutMs: 1500, retries: 2 });
+		expect(
+			llmConfigFromEnv({ LLM_BASE_URL: "http://x", LLM_API_KEY: "k", LLM_MODEL: "m", LLM_TIMEOUT_MS: "1500", LLM_RETRIES: "junk" }),
+		).toMatchObject({ timeoutMs: 1500, retries: 2 });
 	});
 
 	it("reads the ask rate with a default of 30 a minute", () => {
@@ -31,7 +33,10 @@ describe("llmConfigFromEnv", () => {
 describe("buildMessages", () => {
 	it("puts the grounding in the system prompt between delimiters, then the last six turns and the question", () => {
 		const g = buildGrounding({ notice: { title: "Pumps", description: "Quotes are due May 1, 2027." } });
-		const history = Array.from({ length: 8 }, (_, i) => ({ role: (i % 2 === 0 ? "user" : "assistant") as "user" | "assistant", text: `t${i}` }));
+		const history = Array.from({ length: 8 }, (_, i) => ({
+			role: (i % 2 === 0 ? "user" : "assistant") as "user" | "assistant",
+			text: `t${i}`,
+		}));
 		const m = buildMessages(g, "When?", history);
 		expect(m).toHaveLength(8);
 		expect(m[0]!.role).toBe("system");
@@ -53,12 +58,20 @@ describe("retryable", () => {
 });
 
 describe("unsupportedFacts", () => {
-	const g = buildGrounding({ notice: { title: "Pumps", description: "Quotes are due May 1, 2027 at 14:00 to buyer@city.example. Quantity: 1,200 units.", deadline: "2027-05-01T12:00:00Z" } });
+	const g = buildGrounding({
+		notice: {
+			title: "Pumps",
+			description: "Quotes are due May 1, 2027 at 14:00 to buyer@city.example. Quantity: 1,200 units.",
+			deadline: "2027-05-01T12:00:00Z",
+		},
+	});
 	it("accepts numbers, dates, e-mails and codes the data holds, however the model writes the numbers", () => {
 		expect(unsupportedFacts("Quotes are due 1 May 2027 at 14:00 (email buyer@city.example); 1200 units.", g)).toEqual([]);
 	});
 	it("names the ones it does not hold", () => {
-		expect(unsupportedFacts("Quotes are due June 14, 2027; send them to sales@pumps.example; model XP-500.", g)).toEqual(expect.arrayContaining(["sales@pumps.example", "xp-500"]));
+		expect(unsupportedFacts("Quotes are due June 14, 2027; send them to sales@pumps.example; model XP-500.", g)).toEqual(
+			expect.arrayContaining(["sales@pumps.example", "xp-500"]),
+		);
 	});
 });
 
@@ -83,7 +96,14 @@ describe("answer with a language model", () => {
 		});
 		await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
 		const port = (server.address() as AddressInfo).port;
-		llm = new LlmAnswerer({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: "k", model: "configured-model", timeoutMs: 2_000, retries: 0, backoffMs: 0 });
+		llm = new LlmAnswerer({
+			baseURL: `http://127.0.0.1:${port}/v1`,
+			apiKey: "k",
+			model: "configured-model",
+			timeoutMs: 2_000,
+			retries: 0,
+			backoffMs: 0,
+		});
 	});
 	afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
@@ -91,7 +111,9 @@ describe("answer with a language model", () => {
 	const g = buildGrounding({
 		notice: {
 			title: "Pumps for the water works",
-			description: ["Quotes are due May 1, 2027 at 14:00.", ...filler, "The pumps must be delivered to Harbour Road 9, Porttown."].join("\n"),
+			description: ["Quotes are due May 1, 2027 at 14:00.", ...filler, "The pumps must be delivered to Harbour Road 9, Porttown."].join(
+				"\n",
+			),
 			deadline: "2027-05-01T12:00:00Z",
 			details: { deadline_local: "2027-05-01T14:00+02:00", items: [{ description: "Submersible pump", quantity: 6, unit: "each" }] },
 		},

@@ -38,7 +38,13 @@ describe("kindsIn", () => {
 describe("hasCountOf", () => {
 	const count = (text: string, counted: string[], lang: Parameters<typeof kindsIn>[1] = "en") => {
 		const stems = new Set(counted.map((w) => tokensOf(w, lang)[0]!.stem));
-		return hasCountOf(text, lang, (t) => stems.has(t.stem), new Set(), (t) => ["lot", "czesc"].includes(t.stem));
+		return hasCountOf(
+			text,
+			lang,
+			(t) => stems.has(t.stem),
+			new Set(),
+			(t) => ["lot", "czesc"].includes(t.stem),
+		);
 	};
 	it("counts the noun phrase a number heads, in digits or words", () => {
 		expect(count("requests quotes for twelve (12) refurbished Panasonic Toughbook CF-31 rugged laptops", ["laptops"])).toBe(true);

@@ -38,7 +38,20 @@ describe("parseInstant", () => {
 	});
 
 	it("returns null for anything that is not a real date", () => {
-		for (const bad of ["2024-02-30", "2024-13-01", "2024-03-01T25:00:00Z", "2024-03-01T10:61:00Z", "2024-03-01T10:00:00+15:00", "0001-01-01", "not stated", "", "   ", null, 20240301, "2024-03-01T10:00:00Z".repeat(5)]) {
+		for (const bad of [
+			"2024-02-30",
+			"2024-13-01",
+			"2024-03-01T25:00:00Z",
+			"2024-03-01T10:61:00Z",
+			"2024-03-01T10:00:00+15:00",
+			"0001-01-01",
+			"not stated",
+			"",
+			"   ",
+			null,
+			20240301,
+			"2024-03-01T10:00:00Z".repeat(5),
+		]) {
 			expect(parseInstant(bad, UTC_START)).toBeNull();
 		}
 	});

@@ -38,7 +38,13 @@ describe("eForms: the real contract notice", () => {
 			status: "open",
 			contacts: [{ name: null, email: "douglas.mcewan@renfrewshire.gov.uk", phone: "(+12)34567890" }],
 			documents: [{ title: "DocID1", url: "https://www.publictendersscotland.publiccontractsscotland.gov.uk/" }],
-			place_of_performance: { country: "GBR", region: null, city: null, postal_code: null, text: "Public buildings within the geographical area of Renfrewshire Council." },
+			place_of_performance: {
+				country: "GBR",
+				region: null,
+				city: null,
+				postal_code: null,
+				text: "Public buildings within the geographical area of Renfrewshire Council.",
+			},
 			set_aside: null,
 		});
 		expect(n.categories.map((c) => `${c.scheme} ${c.code}`)).toEqual(["CPV 71630000", "CPV 71314100", "CPV 50300000", "CPV 31600000"]);
@@ -75,7 +81,13 @@ describe("eForms: the real change notice", () => {
 	const change = only(changeXml);
 
 	it("is a new version of the same procedure that names the notice it changes", () => {
-		expect(change).toMatchObject({ source: "ted", source_id: FOLDER, rfp_id: "RC-CPU-19-065", deadline: "2020-06-12T11:00:00Z", status: "open" });
+		expect(change).toMatchObject({
+			source: "ted",
+			source_id: FOLDER,
+			rfp_id: "RC-CPU-19-065",
+			deadline: "2020-06-12T11:00:00Z",
+			status: "open",
+		});
 		expect(change.version).toMatchObject({ label: CHANGE_LABEL, released_at: "2020-04-17T11:34:56Z", supersedes: ORIGINAL_LABEL });
 		expect(change.version.note).toBe(
 			"Changed: Time limit for receipt of tenders or requests to participate; Conditions for opening of tenders. Reason: Due to Covid-19 and the UK Government’s decision to extend the UK lockdown period for an additional 3 weeks the timescales applicable to this contract notice have been extended accordingly.",
@@ -87,7 +99,9 @@ describe("eForms: the real change notice", () => {
 		const updated = mergeVersion(created.notice, change);
 		expect(updated.action).toBe("updated");
 		expect(updated.change).toMatchObject({ version: CHANGE_LABEL, at: "2020-04-17T11:34:56Z", fields: ["deadline"] });
-		expect(updated.change?.summary).toMatch(/^deadline moved from 2020-04-03T11:00:00Z to 2020-06-12T11:00:00Z; source note: Changed: Time limit/);
+		expect(updated.change?.summary).toMatch(
+			/^deadline moved from 2020-04-03T11:00:00Z to 2020-06-12T11:00:00Z; source note: Changed: Time limit/,
+		);
 		expect(updated.notice).toMatchObject({ deadline: "2020-06-12T11:00:00Z", published_at: "2020-02-28T11:32:13Z", status: "open" });
 		expect(updated.notice.history.map((h) => [h.version, h.action])).toEqual([
 			[ORIGINAL_LABEL, "created"],
@@ -106,7 +120,9 @@ describe("eForms: the real change notice", () => {
 	});
 
 	it("closes the notice when the change is a cancellation", () => {
-		const cancelled = only(changeXml.replace('listName="change-corrig-justification">update-add<', 'listName="change-corrig-justification">cancel<'));
+		const cancelled = only(
+			changeXml.replace('listName="change-corrig-justification">update-add<', 'listName="change-corrig-justification">cancel<'),
+		);
 		expect(cancelled.status).toBe("cancelled");
 		const merged = mergeVersion(mergeVersion(null, original).notice, cancelled);
 		expect(merged.notice.status).toBe("cancelled");
@@ -127,8 +143,20 @@ describe("eForms: lots, languages and links", () => {
 
 	it("flattens lots into items and collects every CPV code", () => {
 		expect(n.items).toEqual([
-			{ description: "Access layer switches (48-port PoE+)", quantity: null, unit: null, classification: { scheme: "CPV", code: "32422000" }, lot: "LOT-0001" },
-			{ description: "Wi-Fi 6E access points", quantity: null, unit: null, classification: { scheme: "CPV", code: "32412000" }, lot: "LOT-0002" },
+			{
+				description: "Access layer switches (48-port PoE+)",
+				quantity: null,
+				unit: null,
+				classification: { scheme: "CPV", code: "32422000" },
+				lot: "LOT-0001",
+			},
+			{
+				description: "Wi-Fi 6E access points",
+				quantity: null,
+				unit: null,
+				classification: { scheme: "CPV", code: "32412000" },
+				lot: "LOT-0002",
+			},
 		]);
 		expect(n.categories.map((c) => c.code).sort()).toEqual(["32412000", "32420000", "32422000", "32424000", "48000000"]);
 	});
@@ -138,11 +166,15 @@ describe("eForms: lots, languages and links", () => {
 		expect(n).toMatchObject({ estimated_value: 370000, currency: "EUR", procurement_category: "goods" });
 		expect(n.title).toBe("Campus Network Switches and Wireless Access Points");
 		expect(n.issuing_body).toBe("Health Service Executive & Partners");
-		expect(n.description).toBe("Supply, delivery & configuration of access switches and Wi-Fi 6E access points for hospital campuses.\nEstimated total: €370,000.");
+		expect(n.description).toBe(
+			"Supply, delivery & configuration of access switches and Wi-Fi 6E access points for hospital campuses.\nEstimated total: €370,000.",
+		);
 	});
 
 	it("keeps one copy of a shared document, drops non-http links, and links the TED page", () => {
-		expect(n.documents).toEqual([{ title: "Tender documents", url: "https://www.etenders.gov.ie/epps/cft/prepareViewCfTWS.do?resourceId=2417731" }]);
+		expect(n.documents).toEqual([
+			{ title: "Tender documents", url: "https://www.etenders.gov.ie/epps/cft/prepareViewCfTWS.do?resourceId=2417731" },
+		]);
 		expect(n.source_url).toBe("https://ted.europa.eu/en/notice/-/detail/123456-2024");
 		expect(n.set_aside?.text).toMatch(/^Reserved for sheltered workshops/);
 		expect(n.place_of_performance).toMatchObject({ country: "IRL", region: "IE061", city: "Dublin" });
@@ -156,7 +188,10 @@ describe("eForms: lots, languages and links", () => {
 
 	it("rejects a notice without a procedure identifier, with a reason", () => {
 		const out = parseEformsXml(originalXml.replace(/<cbc:ContractFolderID>[^<]*<\/cbc:ContractFolderID>/, ""));
-		expect(out).toEqual({ notices: [], rejected: [{ ref: "c4c415ee-ac08-4465-8fa6-57568cf69462", reason: "cbc:ContractFolderID missing" }] });
+		expect(out).toEqual({
+			notices: [],
+			rejected: [{ ref: "c4c415ee-ac08-4465-8fa6-57568cf69462", reason: "cbc:ContractFolderID missing" }],
+		});
 	});
 });
 

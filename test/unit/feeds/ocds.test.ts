@@ -42,7 +42,13 @@ describe("OCDS: the real Contracts Finder release", () => {
 			// tender.status "unsuccessful": the procurement ended without an award.
 			status: "closed",
 			contacts: [{ name: "Mr Iain Perkins", email: "iain.perkins@devon.gov.uk", phone: null }],
-			place_of_performance: { country: "United Kingdom", region: null, city: "Exeter", postal_code: "EX2 4QD", text: "County Hall Room 120 Topsham Road" },
+			place_of_performance: {
+				country: "United Kingdom",
+				region: null,
+				city: "Exeter",
+				postal_code: "EX2 4QD",
+				text: "County Hall Room 120 Topsham Road",
+			},
 		});
 		expect(n.categories).toEqual([
 			{ scheme: "CPV", code: "32000000", label: "Radio, television, communication, telecommunication and related equipment" },
@@ -148,7 +154,11 @@ describe("OCDS: record packages, partial releases and status", () => {
 			version: "1.1",
 			records: [
 				{ ocid: "ocds-evaldev-002", releases: [amendment, original] },
-				{ ocid: "ocds-evaldev-003", releases: [{ url: "https://example.org/r/3.json", date: other?.date, tag: ["tender"] }], compiledRelease: { ...other, tag: ["compiled"] } },
+				{
+					ocid: "ocds-evaldev-003",
+					releases: [{ url: "https://example.org/r/3.json", date: other?.date, tag: ["tender"] }],
+					compiledRelease: { ...other, tag: ["compiled"] },
+				},
 				{ ocid: "ocds-evaldev-999" },
 			],
 		});
@@ -167,7 +177,10 @@ describe("OCDS: record packages, partial releases and status", () => {
 					tender: {
 						...tender,
 						classification: { scheme: "CPV", id: "30200000-1", description: "Computer equipment and supplies" },
-						items: [{ id: "1", description: "Desktop computers", classification: { scheme: "GSIN", id: "N7010" } }, { id: "2", description: "Service", classification: { scheme: "GSIN", id: "R019BF" } }],
+						items: [
+							{ id: "1", description: "Desktop computers", classification: { scheme: "GSIN", id: "N7010" } },
+							{ id: "2", description: "Service", classification: { scheme: "GSIN", id: "R019BF" } },
+						],
 					},
 				},
 			],
@@ -184,9 +197,16 @@ describe("OCDS: record packages, partial releases and status", () => {
 			id: "ocds-evaldev-001-2",
 			date: "2027-01-20T10:00:00Z",
 			tag: ["tenderAmendment"],
-			tender: { id: "36C24627Q0188", tenderPeriod: { endDate: "2027-02-20T16:00:00Z" }, value: null, amendments: [{ id: "A1", rationale: "Site visit moved." }] },
+			tender: {
+				id: "36C24627Q0188",
+				tenderPeriod: { endDate: "2027-02-20T16:00:00Z" },
+				value: null,
+				amendments: [{ id: "A1", rationale: "Site visit moved." }],
+			},
 		};
-		const out = parseOcds({ releases: [partial, { ...original, tender: { ...(original.tender as Json), value: { amount: 90000, currency: "USD" } } }] });
+		const out = parseOcds({
+			releases: [partial, { ...original, tender: { ...(original.tender as Json), value: { amount: 90000, currency: "USD" } } }],
+		});
 		const [first, second] = out.notices as [NormalizedNotice, NormalizedNotice];
 		expect(second.title).toBe(first.title);
 		expect(second.items).toEqual(first.items);
@@ -200,7 +220,13 @@ describe("OCDS: record packages, partial releases and status", () => {
 
 	it("maps award and completion to awarded", () => {
 		const [original] = releasesOf("ocds-evaldev-005") as [Json];
-		const award = { ...original, id: "ocds-evaldev-005-9", date: "2027-03-01T00:00:00Z", tag: ["award"], awards: [{ id: "1", status: "active" }] };
+		const award = {
+			...original,
+			id: "ocds-evaldev-005-9",
+			date: "2027-03-01T00:00:00Z",
+			tag: ["award"],
+			awards: [{ id: "1", status: "active" }],
+		};
 		const out = parseOcds({ releases: [original, award] });
 		expect(out.notices.map((n) => n.status)).toEqual(["open", "awarded"]);
 		const complete = parseOcds({ ...original, tender: { ...(original.tender as Json), status: "complete" } });
@@ -224,7 +250,13 @@ describe("OCDS: record packages, partial releases and status", () => {
 	it("rejects unusable releases by position and keeps the rest", () => {
 		const [good] = releasesOf("ocds-evaldev-004") as [Json];
 		const out = parseOcds({
-			releases: [{ ...good, ocid: undefined }, { ...good, date: "yesterday" }, 17, { ...good, id: "bad-title", tender: { ...(good.tender as Json), title: "   " } }, good],
+			releases: [
+				{ ...good, ocid: undefined },
+				{ ...good, date: "yesterday" },
+				17,
+				{ ...good, id: "bad-title", tender: { ...(good.tender as Json), title: "   " } },
+				good,
+			],
 		});
 		expect(out.notices).toHaveLength(1);
 		expect(out.rejected).toEqual([

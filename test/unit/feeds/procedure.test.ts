@@ -61,9 +61,13 @@ describe("procedure names, in the publishers' languages", () => {
 
 	it("reads running text only for the notice's own procedure", () => {
 		expect(procedureNamedIn("Anskaffelsesprosedyre er åpen anbudskonkurranse etter FOA del II.")).toBe("open");
-		expect(procedureNamedIn("Sykehusinnkjøp HF ønsker å varsle en kommende konkurranse med forhandling for drift av parkering.")).toBe("negotiated");
+		expect(procedureNamedIn("Sykehusinnkjøp HF ønsker å varsle en kommende konkurranse med forhandling for drift av parkering.")).toBe(
+			"negotiated",
+		);
 		// Boilerplate about later work and later call-offs is not the procedure being run.
-		expect(procedureNamedIn("The authority reserves the right to use the negotiated procedure without prior publication for repeat services.")).toBeNull();
+		expect(
+			procedureNamedIn("The authority reserves the right to use the negotiated procedure without prior publication for repeat services."),
+		).toBeNull();
 		expect(procedureNamedIn("Call-offs under the framework will be made by mini-competition.")).toBeNull();
 		// A loose word is not a procedure's name in running text (it is in a procurementMethodDetails field).
 		expect(procedureNamedIn("Prices may be negotiated after award.")).toBeNull();
@@ -80,7 +84,12 @@ function release(tender: Json, extra: Json = {}): Json {
 		id: "0001-tender",
 		date: "2027-03-01T10:00:00Z",
 		tag: ["tender"],
-		tender: { id: "T-1", title: "Laboratory centrifuges", items: [{ id: "1", description: "Centrifuge", quantity: 2, unit: { name: "each" } }], ...tender },
+		tender: {
+			id: "T-1",
+			title: "Laboratory centrifuges",
+			items: [{ id: "1", description: "Centrifuge", quantity: 2, unit: { name: "each" } }],
+			...tender,
+		},
 		...extra,
 	};
 }
@@ -93,8 +102,16 @@ const ocds = (r: Json): NormalizedNotice => {
 
 describe("OCDS: the procedure and the contract nature", () => {
 	it("reads procurementMethod, and the publisher's own name for the procedure over it", () => {
-		expect(ocds(release({ procurementMethod: "open" })).procedure).toEqual({ kind: "open", competition: "open", code: "open", text: null, framework: null });
-		expect(ocds(release({ procurementMethod: "selective", procurementMethodDetails: "Procédure concurrentielle avec négociation" })).procedure).toMatchObject({
+		expect(ocds(release({ procurementMethod: "open" })).procedure).toEqual({
+			kind: "open",
+			competition: "open",
+			code: "open",
+			text: null,
+			framework: null,
+		});
+		expect(
+			ocds(release({ procurementMethod: "selective", procurementMethodDetails: "Procédure concurrentielle avec négociation" })).procedure,
+		).toMatchObject({
 			kind: "negotiated",
 			competition: "restricted",
 			code: "selective",
@@ -107,11 +124,17 @@ describe("OCDS: the procedure and the contract nature", () => {
 	});
 
 	it("reads a national procedure's name put where the codelist value belongs", () => {
-		expect(ocds(release({ procurementMethod: "Licitaţie publică" })).procedure).toMatchObject({ kind: "open", competition: "open", code: "Licitaţie publică" });
+		expect(ocds(release({ procurementMethod: "Licitaţie publică" })).procedure).toMatchObject({
+			kind: "open",
+			competition: "open",
+			code: "Licitaţie publică",
+		});
 	});
 
 	it("uses the rationale only when neither the method nor its details name a kind", () => {
-		expect(ocds(release({ procurementMethodRationale: "Arrendamiento de bienes inmuebles por adjudicación directa." })).procedure).toMatchObject({
+		expect(
+			ocds(release({ procurementMethodRationale: "Arrendamiento de bienes inmuebles por adjudicación directa." })).procedure,
+		).toMatchObject({
 			kind: "direct_award",
 			competition: "restricted",
 		});
@@ -127,7 +150,11 @@ describe("OCDS: the procedure and the contract nature", () => {
 
 	it("states no procedure when the release says nothing, and ignores codes that are not the codelist's", () => {
 		expect(ocds(release({})).procedure).toBeNull();
-		expect(ocds(release({ procurementMethod: "constructor" })).procedure).toMatchObject({ kind: null, competition: null, code: "constructor" });
+		expect(ocds(release({ procurementMethod: "constructor" })).procedure).toMatchObject({
+			kind: null,
+			competition: null,
+			code: "constructor",
+		});
 	});
 
 	it("takes the single additional category when the main one is missing", () => {
@@ -178,12 +205,22 @@ describe("eForms: the procedure, lots and quantities", () => {
 	};
 
 	it("reads the real notice's procedure code", () => {
-		expect(only(readText(EFORMS_ORIGINAL)).procedure).toEqual({ kind: "open", competition: "open", code: "open", text: null, framework: null });
+		expect(only(readText(EFORMS_ORIGINAL)).procedure).toEqual({
+			kind: "open",
+			competition: "open",
+			code: "open",
+			text: null,
+			framework: null,
+		});
 	});
 
 	it("maps every procedure code and marks lots that set up a framework", () => {
 		const withCode = (code: string) => twoLots.replace(">open</cbc:ProcedureCode>", `>${code}</cbc:ProcedureCode>`);
-		expect(only(withCode("neg-wo-call")).procedure).toMatchObject({ kind: "negotiated_without_call", competition: "restricted", code: "neg-wo-call" });
+		expect(only(withCode("neg-wo-call")).procedure).toMatchObject({
+			kind: "negotiated_without_call",
+			competition: "restricted",
+			code: "neg-wo-call",
+		});
 		expect(only(withCode("comp-dial")).procedure).toMatchObject({ kind: "competitive_dialogue", competition: "restricted" });
 		expect(only(withCode("oth-single")).procedure).toMatchObject({ kind: "other_single_stage", competition: "open" });
 		const framework = twoLots.replace(
@@ -203,7 +240,7 @@ describe("eForms: the procedure, lots and quantities", () => {
 	it("gives each lot's item its description, quantity and unit (BT-25, BT-625)", () => {
 		const n = only(
 			twoLots.replace(
-				"<cbc:Name languageID=\"ENG\">Access layer switches (48-port PoE+)</cbc:Name>",
+				'<cbc:Name languageID="ENG">Access layer switches (48-port PoE+)</cbc:Name>',
 				'<cbc:Name languageID="ENG">Access layer switches (48-port PoE+)</cbc:Name>' +
 					'<cbc:Description languageID="ENG">48-port PoE+ switches for the ward closets</cbc:Description>' +
 					'<cbc:EstimatedOverallContractQuantity unitCode="C62">120</cbc:EstimatedOverallContractQuantity>',
@@ -229,7 +266,13 @@ describe("eForms: the procedure, lots and quantities", () => {
 });
 
 describe("SAM.gov: what the record states about the competition", () => {
-	const record = (fields: Json) => ({ noticeId: "n1", title: "Benchtop Centrifuges", solicitationNumber: "S-1", type: "Solicitation", ...fields });
+	const record = (fields: Json) => ({
+		noticeId: "n1",
+		title: "Benchtop Centrifuges",
+		solicitationNumber: "S-1",
+		type: "Solicitation",
+		...fields,
+	});
 	const sam = (fields: Json) => parseSam({ opportunitiesData: [record(fields)] }).notices[0] as NormalizedNotice;
 
 	it("reads 'no set-aside' as an unrestricted notice", () => {
@@ -244,7 +287,11 @@ describe("SAM.gov: what the record states about the competition", () => {
 	});
 
 	it("reads a justification notice as a direct award, and states nothing when the record says nothing", () => {
-		expect(sam({ type: "Justification" }).procedure).toMatchObject({ kind: "direct_award", competition: "restricted", code: "Justification" });
+		expect(sam({ type: "Justification" }).procedure).toMatchObject({
+			kind: "direct_award",
+			competition: "restricted",
+			code: "Justification",
+		});
 		expect(sam({}).procedure).toBeNull();
 		// A set-aside stays a set-aside (its kind is finer than open or restricted).
 		expect(sam({ typeOfSetAside: "SBA", typeOfSetAsideDescription: "Total Small Business Set-Aside (FAR 19.5)" }).procedure).toBeNull();

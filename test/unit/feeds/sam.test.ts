@@ -29,7 +29,12 @@ describe("SAM.gov search response", () => {
 	});
 
 	it("trims padded solicitation numbers and keys the notice by them", () => {
-		expect(byNotice(SWITCHES)).toMatchObject({ source: "sam.gov", source_id: "36C24627Q0301", rfp_id: "36C24627Q0301", reference_number: "36C24627Q0301" });
+		expect(byNotice(SWITCHES)).toMatchObject({
+			source: "sam.gov",
+			source_id: "36C24627Q0301",
+			rfp_id: "36C24627Q0301",
+			reference_number: "36C24627Q0301",
+		});
 		expect(byNotice(NETWORK)).toMatchObject({ source_id: "FA4890-27-R-0007", rfp_id: "FA4890-27-R-0007" });
 		expect(byNotice(TABLETS).rfp_id).toBe("140P1227Q0061");
 		expect(byNotice(SWITCHES).dedupe_keys).toContain("ref:36C24627Q0301");
@@ -51,14 +56,29 @@ describe("SAM.gov search response", () => {
 
 	it("normalizes set-aside codes and keeps their wording", () => {
 		const codes = Object.fromEntries(parsed.notices.map((n) => [n.version.label, n.set_aside?.code ?? null]));
-		expect(codes).toEqual({ [SWITCHES]: "SDVOSBC", [NETWORK]: "8A", [ULTRASOUND]: "HZC", [TABLETS]: "SBA", [FREEZERS]: "WOSB", [CANCELLED]: null, [AWARD]: null });
+		expect(codes).toEqual({
+			[SWITCHES]: "SDVOSBC",
+			[NETWORK]: "8A",
+			[ULTRASOUND]: "HZC",
+			[TABLETS]: "SBA",
+			[FREEZERS]: "WOSB",
+			[CANCELLED]: null,
+			[AWARD]: null,
+		});
 		expect(byNotice(ULTRASOUND).set_aside?.text).toBe("Historically Underutilized Business (HUBZone) Set-Aside (FAR 19.13)");
 		expect(byNotice(AWARD).set_aside).toBeNull();
 	});
 
 	it("derives the set-aside code from SAM's wording when the code is missing", () => {
-		const record = { ...response().opportunitiesData[0], typeOfSetAside: null, typeOfSetAsideDescription: "Women-Owned Small Business (WOSB) Program Sole Source (FAR 19.15)" };
-		expect(parseSam({ opportunitiesData: [record] }).notices[0]?.set_aside).toEqual({ code: "WOSBSS", text: "Women-Owned Small Business (WOSB) Program Sole Source (FAR 19.15)" });
+		const record = {
+			...response().opportunitiesData[0],
+			typeOfSetAside: null,
+			typeOfSetAsideDescription: "Women-Owned Small Business (WOSB) Program Sole Source (FAR 19.15)",
+		};
+		expect(parseSam({ opportunitiesData: [record] }).notices[0]?.set_aside).toEqual({
+			code: "WOSBSS",
+			text: "Women-Owned Small Business (WOSB) Program Sole Source (FAR 19.15)",
+		});
 	});
 
 	it("maps cancelled, archived and awarded notices to their status", () => {
@@ -85,7 +105,9 @@ describe("SAM.gov search response", () => {
 
 	it("maps buyer path, codes, place, contacts, documents and links", () => {
 		const n = byNotice(SWITCHES);
-		expect(n.issuing_body).toBe("VETERANS AFFAIRS, DEPARTMENT OF > VETERANS AFFAIRS, DEPARTMENT OF > 246-NETWORK CONTRACTING OFFICE 6 (36C246)");
+		expect(n.issuing_body).toBe(
+			"VETERANS AFFAIRS, DEPARTMENT OF > VETERANS AFFAIRS, DEPARTMENT OF > 246-NETWORK CONTRACTING OFFICE 6 (36C246)",
+		);
 		expect(n.categories).toEqual([
 			{ scheme: "NAICS", code: "423430" },
 			{ scheme: "PSC", code: "5895" },
@@ -93,7 +115,13 @@ describe("SAM.gov search response", () => {
 		expect(byNotice(ULTRASOUND).categories.map((c) => c.code)).toEqual(["334510", "339112", "6525"]);
 		expect(n.procurement_category).toBe("goods");
 		expect(byNotice(NETWORK).procurement_category).toBe("services");
-		expect(n.place_of_performance).toEqual({ country: "USA", region: "VA", city: "Richmond", postal_code: "23249", text: "1201 Broad Rock Blvd" });
+		expect(n.place_of_performance).toEqual({
+			country: "USA",
+			region: "VA",
+			city: "Richmond",
+			postal_code: "23249",
+			text: "1201 Broad Rock Blvd",
+		});
 		expect(n.contacts).toEqual([
 			{ name: "Dana Whitfield", email: "dana.whitfield@va.gov", phone: "804-555-0142" },
 			{ name: "Network Contracting Office 6 Mailbox", email: "ncosix.contracting@va.gov", phone: null },
@@ -105,14 +133,26 @@ describe("SAM.gov search response", () => {
 	});
 
 	it("drops a city 'name' that is only SAM's numeric city code", () => {
-		const record = { ...response().opportunitiesData[0], placeOfPerformance: { city: { code: "21000", name: "21000" }, state: { code: "OH" }, zip: "45402", country: { code: "USA" } } };
-		expect(parseSam({ opportunitiesData: [record] }).notices[0]?.place_of_performance).toMatchObject({ city: null, region: "OH", postal_code: "45402" });
+		const record = {
+			...response().opportunitiesData[0],
+			placeOfPerformance: { city: { code: "21000", name: "21000" }, state: { code: "OH" }, zip: "45402", country: { code: "USA" } },
+		};
+		expect(parseSam({ opportunitiesData: [record] }).notices[0]?.place_of_performance).toMatchObject({
+			city: null,
+			region: "OH",
+			postal_code: "45402",
+		});
 	});
 
 	it("reports a record that cannot be read and goes on with the rest", () => {
 		const records = response().opportunitiesData.slice(0, 2);
 		const exploding = { ...records[0] };
-		Object.defineProperty(exploding, "title", { enumerable: true, get: () => { throw new Error("boom"); } });
+		Object.defineProperty(exploding, "title", {
+			enumerable: true,
+			get: () => {
+				throw new Error("boom");
+			},
+		});
 		const out = parseSam({ opportunitiesData: [exploding, "not a record", records[1]] });
 		expect(out.notices.map((n) => n.version.label)).toEqual([NETWORK]);
 		expect(out.rejected).toEqual([
@@ -122,12 +162,21 @@ describe("SAM.gov search response", () => {
 	});
 
 	it("refuses input that is not a search response", () => {
-		expect(parseSam({ data: [] })).toEqual({ notices: [], rejected: [{ reason: "not a SAM.gov search response: opportunitiesData array missing" }] });
+		expect(parseSam({ data: [] })).toEqual({
+			notices: [],
+			rejected: [{ reason: "not a SAM.gov search response: opportunitiesData array missing" }],
+		});
 	});
 
 	it("orders a presolicitation before its solicitation so that merging in order amends it", () => {
 		const solicitation = response().opportunitiesData[0] as Json;
-		const presolicitation = { ...solicitation, noticeId: "11112222333344445555666677778888", type: "Presolicitation", postedDate: "2027-01-15 14:00:00+00", responseDeadLine: null };
+		const presolicitation = {
+			...solicitation,
+			noticeId: "11112222333344445555666677778888",
+			type: "Presolicitation",
+			postedDate: "2027-01-15 14:00:00+00",
+			responseDeadLine: null,
+		};
 		const out = parseSam({ opportunitiesData: [solicitation, presolicitation] });
 		expect(out.notices.map((n) => n.version.label)).toEqual(["11112222333344445555666677778888", SWITCHES]);
 		const first = mergeVersion(null, out.notices[0] as NormalizedNotice);

@@ -43,7 +43,13 @@ describe("TED R2.0.9: a contract notice", () => {
 	});
 
 	it("reads the procedure, the framework, the contract nature and the reserved contract", () => {
-		expect(n.procedure).toEqual({ kind: "restricted", competition: "restricted", code: "PT_RESTRICTED", text: "Restricted procedure", framework: "agreement" });
+		expect(n.procedure).toEqual({
+			kind: "restricted",
+			competition: "restricted",
+			code: "PT_RESTRICTED",
+			text: "Restricted procedure",
+			framework: "agreement",
+		});
 		expect(n.procurement_category).toBe("goods");
 		expect(n.set_aside?.text).toMatch(/^Reserved for sheltered workshops/);
 	});

@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { cleanEmail, cleanLine, cleanText, decodeEntities, safeUrl, stripHtml, truncate } from "../../../services/opportunities/feeds/text.ts";
+import {
+	cleanEmail,
+	cleanLine,
+	cleanText,
+	decodeEntities,
+	safeUrl,
+	stripHtml,
+	truncate,
+} from "../../../services/opportunities/feeds/text.ts";
 
 describe("cleanText", () => {
 	it("strips HTML, decodes entities and keeps paragraphs as single line breaks", () => {
-		const html = "<p>Supply of <strong>12</strong> switches&nbsp;&amp; optics.</p>\n\n<ul><li>48-port&#160;PoE+</li><li>10G&#x2F;25G uplinks</li></ul><p>  Due   by 5 PM.</p>";
+		const html =
+			"<p>Supply of <strong>12</strong> switches&nbsp;&amp; optics.</p>\n\n<ul><li>48-port&#160;PoE+</li><li>10G&#x2F;25G uplinks</li></ul><p>  Due   by 5 PM.</p>";
 		expect(cleanText(html, 1000, { html: true })).toBe("Supply of 12 switches & optics.\n48-port PoE+\n10G/25G uplinks\nDue by 5 PM.");
 	});
 
@@ -20,7 +29,7 @@ describe("cleanText", () => {
 		expect(cleanText("price <b and nothing closes", 100, { html: true })).toBe("price <b and nothing closes");
 	});
 
-	it("treats SAM's literal \"null\" and blank strings as absent", () => {
+	it('treats SAM\'s literal "null" and blank strings as absent', () => {
 		expect(cleanText("null", 100)).toBeNull();
 		expect(cleanText(" \n\t ", 100)).toBeNull();
 		expect(cleanText(undefined, 100)).toBeNull();
@@ -55,7 +64,16 @@ describe("cleanLine", () => {
 describe("safeUrl and cleanEmail", () => {
 	it("keeps only http(s) links", () => {
 		expect(safeUrl(" https://sam.gov/opp/abc/view ")).toBe("https://sam.gov/opp/abc/view");
-		for (const bad of ["javascript:alert(1)", "data:text/html,<b>x</b>", "file:///etc/passwd", "ftp://x.org/a", "null", "", "not a url", 42]) {
+		for (const bad of [
+			"javascript:alert(1)",
+			"data:text/html,<b>x</b>",
+			"file:///etc/passwd",
+			"ftp://x.org/a",
+			"null",
+			"",
+			"not a url",
+			42,
+		]) {
 			expect(safeUrl(bad)).toBeNull();
 		}
 	});

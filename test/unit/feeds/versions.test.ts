@@ -13,7 +13,11 @@ function next(from: NormalizedNotice, changes: Partial<NormalizedNotice> = {}): 
 	n += 1;
 	const at = new Date(Date.parse(from.version.released_at ?? "2027-01-01T00:00:00Z") + 86_400_000).toISOString().replace(".000Z", "Z");
 	const label = `${from.source_id}-v${n}`;
-	return { ...structuredClone(from), ...changes, version: { label, released_at: at, sort_key: `${at}|${label}`, supersedes: null, note: null } };
+	return {
+		...structuredClone(from),
+		...changes,
+		version: { label, released_at: at, sort_key: `${at}|${label}`, supersedes: null, note: null },
+	};
 }
 
 describe("mergeVersion", () => {
@@ -22,7 +26,15 @@ describe("mergeVersion", () => {
 		expect(r.action).toBe("created");
 		expect(r.notice.content_hash).toBe(contentHash(base));
 		expect(r.notice.history).toEqual([
-			{ version: base.version.label, sort_key: base.version.sort_key, at: base.version.released_at, content_hash: r.notice.content_hash, action: "created", fields: [], summary: "first seen" },
+			{
+				version: base.version.label,
+				sort_key: base.version.sort_key,
+				at: base.version.released_at,
+				content_hash: r.notice.content_hash,
+				action: "created",
+				fields: [],
+				summary: "first seen",
+			},
 		]);
 		expect(StoredNotice.parse(r.notice)).toEqual(r.notice);
 	});
@@ -53,7 +65,12 @@ describe("mergeVersion", () => {
 		);
 		expect(r.notice).toMatchObject({ deadline: "2027-02-23T16:00:00Z", version: amended.version, published_at: base.published_at });
 		expect(r.notice.history).toHaveLength(2);
-		expect(r.notice.history[1]).toMatchObject({ version: amended.version.label, action: "updated", fields: r.change?.fields, summary: r.change?.summary });
+		expect(r.notice.history[1]).toMatchObject({
+			version: amended.version.label,
+			action: "updated",
+			fields: r.change?.fields,
+			summary: r.change?.summary,
+		});
 		expect(StoredNotice.parse(r.notice)).toEqual(r.notice);
 	});
 
@@ -83,7 +100,11 @@ describe("mergeVersion", () => {
 	it("closes the notice on a cancellation or an award", () => {
 		const stored = mergeVersion(null, base).notice;
 		const cancelled = mergeVersion(stored, next(base, { status: "cancelled" }));
-		expect(cancelled).toMatchObject({ action: "updated", notice: { status: "cancelled" }, change: { fields: ["status"], summary: "cancelled at the source" } });
+		expect(cancelled).toMatchObject({
+			action: "updated",
+			notice: { status: "cancelled" },
+			change: { fields: ["status"], summary: "cancelled at the source" },
+		});
 		const awarded = mergeVersion(stored, next(base, { status: "awarded" }));
 		expect(awarded).toMatchObject({ action: "updated", notice: { status: "awarded" }, change: { fields: ["status"], summary: "awarded" } });
 	});
@@ -97,7 +118,10 @@ describe("mergeVersion", () => {
 
 	it("accepts the stored version restated with other content as an update", () => {
 		const stored = mergeVersion(null, base).notice;
-		const r = mergeVersion(stored, { ...structuredClone(base), contacts: [{ name: "New Contact", email: "new@example.gov", phone: null }] });
+		const r = mergeVersion(stored, {
+			...structuredClone(base),
+			contacts: [{ name: "New Contact", email: "new@example.gov", phone: null }],
+		});
 		expect(r).toMatchObject({ action: "updated", change: { fields: ["other"], summary: "other details changed: contacts" } });
 	});
 

@@ -13,7 +13,14 @@ describe('"brand name or equal" versus "brand name only" for another brand', () 
 			notice({
 				title: "Brand Name or Equal - Kestrel KX-900 PoE+ Access Switches",
 				description: "BRAND NAME OR EQUAL. Kestrel KX-900 48-port PoE+ access switch or equal.",
-				items: [{ description: "Kestrel KX-900 48-port PoE+ access switch with 10G SFP+ uplinks, or equal", quantity: 10, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+				items: [
+					{
+						description: "Kestrel KX-900 48-port PoE+ access switch with 10G SFP+ uplinks, or equal",
+						quantity: 10,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "43222612" },
+					},
+				],
 			}),
 		);
 		expect(features(r)).not.toContain("brand_only_other_brand");
@@ -26,7 +33,14 @@ describe('"brand name or equal" versus "brand name only" for another brand', () 
 			notice({
 				title: "Kestrel KX-900 PoE+ Access Switches - Brand Name Only",
 				description: "BRAND NAME ONLY - KESTREL. Quotes for products of any other manufacturer will be rejected.",
-				items: [{ description: "Kestrel KX-900 48-port PoE+ access switch (brand name only)", quantity: 10, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+				items: [
+					{
+						description: "Kestrel KX-900 48-port PoE+ access switch (brand name only)",
+						quantity: 10,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "43222612" },
+					},
+				],
 			}),
 		);
 		expect(features(r)).toContain("brand_only_other_brand");
@@ -39,7 +53,14 @@ describe('"brand name or equal" versus "brand name only" for another brand', () 
 			notice({
 				title: "Norvik Stratus 7400 Access Switches - Brand Name Only",
 				description: "Brand name only: Norvik Networks. No substitutes.",
-				items: [{ description: "Norvik NX7400-48P-A access switch", quantity: 10, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+				items: [
+					{
+						description: "Norvik NX7400-48P-A access switch",
+						quantity: 10,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "43222612" },
+					},
+				],
 			}),
 		);
 		expect(features(r)).not.toContain("brand_only_other_brand");
@@ -53,10 +74,20 @@ describe("goods versus services and construction", () => {
 	it("reads nature from item codes, and from words where codes are missing", () => {
 		const services = notice({
 			title: "Network Maintenance and Repair Services",
-			items: [{ description: "On-site maintenance of access switches, base year", quantity: 12, unit: "month", classification: { scheme: "UNSPSC", code: "81111812" } }],
+			items: [
+				{
+					description: "On-site maintenance of access switches, base year",
+					quantity: 12,
+					unit: "month",
+					classification: { scheme: "UNSPSC", code: "81111812" },
+				},
+			],
 		});
 		expect(assessNature(services).nature).toBe("services");
-		const works = notice({ title: "Library Renovation - General Construction", items: [{ description: "General construction works", quantity: 1, unit: "lot", classification: null }] });
+		const works = notice({
+			title: "Library Renovation - General Construction",
+			items: [{ description: "General construction works", quantity: 1, unit: "lot", classification: null }],
+		});
 		expect(assessNature(works).nature).toBe("construction");
 		const mixed = notice({
 			items: [
@@ -73,8 +104,16 @@ describe("goods versus services and construction", () => {
 			ours,
 			notice({
 				title: "Maintenance Services for Norvik Access Switches (Labor Only)",
-				description: "The contractor shall maintain the existing Norvik Stratus 7400 access switches. The Government furnishes all equipment and spares.",
-				items: [{ description: "Switch maintenance and repair services, base year", quantity: 12, unit: "month", classification: { scheme: "UNSPSC", code: "81111812" } }],
+				description:
+					"The contractor shall maintain the existing Norvik Stratus 7400 access switches. The Government furnishes all equipment and spares.",
+				items: [
+					{
+						description: "Switch maintenance and repair services, base year",
+						quantity: 12,
+						unit: "month",
+						classification: { scheme: "UNSPSC", code: "81111812" },
+					},
+				],
 			}),
 		);
 		expect(features(r)).toContain("services_not_goods");
@@ -87,7 +126,14 @@ describe("goods versus services and construction", () => {
 			notice({
 				title: "New Branch Library - General Construction",
 				description: "Work includes relocating owner-furnished Norvik access switches to the new telecom room.",
-				items: [{ description: "General construction, branch library", quantity: 1, unit: "lot", classification: { scheme: "UNSPSC", code: "72121400" } }],
+				items: [
+					{
+						description: "General construction, branch library",
+						quantity: 1,
+						unit: "lot",
+						classification: { scheme: "UNSPSC", code: "72121400" },
+					},
+				],
 			}),
 		);
 		expect(features(r)).toContain("construction_not_goods");
@@ -99,8 +145,18 @@ describe("goods versus services and construction", () => {
 			ours,
 			notice({
 				items: [
-					{ description: "48-port PoE+ access switch with 10G SFP+ uplinks", quantity: 8, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } },
-					{ description: "Installation and configuration", quantity: 1, unit: "lot", classification: { scheme: "UNSPSC", code: "81111500" } },
+					{
+						description: "48-port PoE+ access switch with 10G SFP+ uplinks",
+						quantity: 8,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "43222612" },
+					},
+					{
+						description: "Installation and configuration",
+						quantity: 1,
+						unit: "lot",
+						classification: { scheme: "UNSPSC", code: "81111500" },
+					},
 				],
 			}),
 		);
@@ -109,7 +165,13 @@ describe("goods versus services and construction", () => {
 	});
 
 	it("does not count market research as a purchase", () => {
-		const r = scorePair(ours, notice({ title: "Sources Sought - PoE+ Access Switches", description: "This is a sources sought notice for market research purposes only." }));
+		const r = scorePair(
+			ours,
+			notice({
+				title: "Sources Sought - PoE+ Access Switches",
+				description: "This is a sources sought notice for market research purposes only.",
+			}),
+		);
 		expect(features(r)).toContain("market_research");
 		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
 	});

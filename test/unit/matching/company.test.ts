@@ -25,7 +25,10 @@ describe("company level", () => {
 		expect(features(b)).toContain("catalog_only");
 		expect(a.score - b.score).toBeGreaterThan(0);
 		expect(a.score - b.score).toBeLessThanOrEqual(5);
-		const best = scoreNoticeForTenant([catalog, { ...catalog, productId: "zz-carried", repStatus: "carried" }], notice({ description: "Norvik NX7400-48P-A or equal." }));
+		const best = scoreNoticeForTenant(
+			[catalog, { ...catalog, productId: "zz-carried", repStatus: "carried" }],
+			notice({ description: "Norvik NX7400-48P-A or equal." }),
+		);
 		expect(best.bestProduct?.productId).toBe("zz-carried");
 	});
 
@@ -44,8 +47,18 @@ describe("company level", () => {
 			title: "Spectral Analyzers with Network Switch",
 			description: "Partial quotes will not be accepted; all CLINs must be priced.",
 			items: [
-				{ description: "Spectral analyzer, bench model", quantity: 2, unit: "each", classification: { scheme: "UNSPSC", code: "41115406" } },
-				{ description: "24-port PoE+ access switch, Norvik NX7400-48P-A or equal", quantity: 1, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } },
+				{
+					description: "Spectral analyzer, bench model",
+					quantity: 2,
+					unit: "each",
+					classification: { scheme: "UNSPSC", code: "41115406" },
+				},
+				{
+					description: "24-port PoE+ access switch, Norvik NX7400-48P-A or equal",
+					quantity: 1,
+					unit: "each",
+					classification: { scheme: "UNSPSC", code: "43222612" },
+				},
 			],
 		});
 		const r = scoreNoticeForTenant([product()], n);
@@ -54,10 +67,21 @@ describe("company level", () => {
 	});
 
 	it("is deterministic: same inputs, any product order, same result", () => {
-		const ps = [product(), product({ name: "Norvik Stratus 5200 24-port PoE+ Access Switch", model: "NX5200-24P", repStatus: "catalog" }), product({ status: "discontinued" })];
+		const ps = [
+			product(),
+			product({ name: "Norvik Stratus 5200 24-port PoE+ Access Switch", model: "NX5200-24P", repStatus: "catalog" }),
+			product({ status: "discontinued" }),
+		];
 		const n = notice();
 		const first = JSON.stringify(scoreNoticeForTenant(ps, n));
 		expect(JSON.stringify(scoreNoticeForTenant([...ps].reverse(), n))).toBe(first);
-		expect(JSON.stringify(scoreNoticeForTenant(ps.map((p) => ({ ...p })), { ...n }))).toBe(first);
+		expect(
+			JSON.stringify(
+				scoreNoticeForTenant(
+					ps.map((p) => ({ ...p })),
+					{ ...n },
+				),
+			),
+		).toBe(first);
 	});
 });

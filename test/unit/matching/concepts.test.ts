@@ -46,7 +46,12 @@ describe("concepts", () => {
 	});
 
 	it("gives notices concepts from their own CPV codes and from their title in their language", () => {
-		const n = notice({ title: "Lieferung von Laborzentrifugen für das Zentrallabor", description: "", items: [], categories: [{ scheme: "CPV", code: "38000000" }] });
+		const n = notice({
+			title: "Lieferung von Laborzentrifugen für das Zentrallabor",
+			description: "",
+			items: [],
+			categories: [{ scheme: "CPV", code: "38000000" }],
+		});
 		const cs = noticeConcepts(n, [parseCode("38000000", "CPV")!], "de");
 		expect(cs.find((c) => c.source === "code")?.code).toBe("38000000");
 		expect(cs.some((c) => c.source === "title" && c.code.startsWith("42931"))).toBe(true);
@@ -65,7 +70,11 @@ describe("concepts", () => {
 
 describe("matching across languages and schemes", () => {
 	it("a German notice for laboratory centrifuges reaches a catalog of centrifuges described in English", () => {
-		const n = notice({ title: "Lieferung von Laborzentrifugen", description: "Beschaffung von 6 gekühlten Mikrozentrifugen für das Zentrallabor.", items: [] });
+		const n = notice({
+			title: "Lieferung von Laborzentrifugen",
+			description: "Beschaffung von 6 gekühlten Mikrozentrifugen für das Zentrallabor.",
+			items: [],
+		});
 		const idx = new ProductIndex();
 		idx.upsert(centrifuge);
 		expect(idx.candidatesForNotice(n).map((c) => c.product.productId)).toContain(centrifuge.productId);
@@ -75,15 +84,31 @@ describe("matching across languages and schemes", () => {
 	});
 
 	it("a notice coded only in CPV agrees with a product coded only in UNSPSC", () => {
-		const laptop = product({ name: "Dell Latitude 5440 business laptop", model: "Latitude 5440", description: "14-inch business notebook.", commodityCodes: ["43211503"] });
-		const n = notice({ title: "Rammeavtale IT-utstyr", description: "", categories: [], items: [{ description: "Bærbare PC-er", quantity: 200, unit: "stk", classification: { scheme: "CPV", code: "30213100" } }] });
+		const laptop = product({
+			name: "Dell Latitude 5440 business laptop",
+			model: "Latitude 5440",
+			description: "14-inch business notebook.",
+			commodityCodes: ["43211503"],
+		});
+		const n = notice({
+			title: "Rammeavtale IT-utstyr",
+			description: "",
+			categories: [],
+			items: [{ description: "Bærbare PC-er", quantity: 200, unit: "stk", classification: { scheme: "CPV", code: "30213100" } }],
+		});
 		const r = scorePair(laptop, n);
 		expect(features(r)).toContain("concept_agreement");
 		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE - 20);
 	});
 
 	it("a notice for services of the same kind stays out of the digest", () => {
-		const n = notice({ title: "Maintenance services for laboratory centrifuges", description: "", items: [{ description: "Annual maintenance of centrifuges", quantity: 1, unit: "lot", classification: { scheme: "CPV", code: "50400000" } }] });
+		const n = notice({
+			title: "Maintenance services for laboratory centrifuges",
+			description: "",
+			items: [
+				{ description: "Annual maintenance of centrifuges", quantity: 1, unit: "lot", classification: { scheme: "CPV", code: "50400000" } },
+			],
+		});
 		expect(scorePair(centrifuge, n).score).toBeLessThan(DIGEST_MIN_SCORE);
 	});
 });

@@ -15,7 +15,8 @@ describe("dev set", () => {
 	it("applies follow-ups: amendments update, cancellations cancel", () => {
 		expect(set.notices).toHaveLength(120);
 		expect(set.notices.filter((n) => n.cancelled)).toHaveLength(4);
-		for (const t of e.results.values()) for (const n of set.notices.filter((x) => x.cancelled)) expect(t.get(n.view.noticeId)?.score).toBe(0);
+		for (const t of e.results.values())
+			for (const n of set.notices.filter((x) => x.cancelled)) expect(t.get(n.view.noticeId)?.score).toBe(0);
 	});
 
 	it("keeps digest F1 and MAP above their floors, with no trap in the digest", () => {

@@ -31,8 +31,16 @@ export function notice(overrides: Partial<NoticeView> = {}): NoticeView {
 	return {
 		noticeId: `n${String(n).padStart(4, "0")}`,
 		title: "Supply of PoE+ Access Switches",
-		description: "The county requires network access switches for its branch libraries. Any manufacturer's product may be offered if it meets the requirements.",
-		items: [{ description: "48-port PoE+ access switch with 10G SFP+ uplinks", quantity: 12, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+		description:
+			"The county requires network access switches for its branch libraries. Any manufacturer's product may be offered if it meets the requirements.",
+		items: [
+			{
+				description: "48-port PoE+ access switch with 10G SFP+ uplinks",
+				quantity: 12,
+				unit: "each",
+				classification: { scheme: "UNSPSC", code: "43222612" },
+			},
+		],
 		categories: [{ scheme: "UNSPSC", code: "43222612" }],
 		issuingBody: "County of Example",
 		...overrides,

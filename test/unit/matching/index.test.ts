@@ -11,7 +11,14 @@ describe("stage 1: candidates from an inverted index, never a scan", () => {
 		const unrelated = notice({
 			title: "Grounds Maintenance for Parks and Cemeteries",
 			description: "Mowing, edging and leaf collection at municipal sites.",
-			items: [{ description: "Grounds maintenance, base year", quantity: 12, unit: "month", classification: { scheme: "CPV", code: "77314000-4" } }],
+			items: [
+				{
+					description: "Grounds maintenance, base year",
+					quantity: 12,
+					unit: "month",
+					classification: { scheme: "CPV", code: "77314000-4" },
+				},
+			],
 			categories: [{ scheme: "CPV", code: "77314000-4" }],
 		});
 		expect(index.candidatesForNotice(unrelated)).toEqual([]);
@@ -25,7 +32,9 @@ describe("stage 1: candidates from an inverted index, never a scan", () => {
 		for (const p of catalog) index.upsert(p);
 		const target = catalog.find((p) => p.status === "active" && p.partnerAuthorized);
 		if (!target?.model) throw new Error("no active product");
-		const cands = index.candidatesForNotice(notice({ title: "Brand name or equal", description: `Quote ${target.model} or equal.`, items: [], categories: [] }));
+		const cands = index.candidatesForNotice(
+			notice({ title: "Brand name or equal", description: `Quote ${target.model} or equal.`, items: [], categories: [] }),
+		);
 		expect(cands[0]?.product.productId).toBe(target.productId);
 		expect(cands.length).toBeLessThanOrEqual(index.options.maxCandidates);
 		expect(index.lastVisited).toBeLessThan(catalog.length);

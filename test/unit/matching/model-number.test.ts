@@ -30,7 +30,12 @@ describe("model-number normalization", () => {
 
 	it("finds a model in text whatever its spacing and punctuation", () => {
 		for (const text of ["NX7400-48P-A", "nx7400 48p a", "NX740048PA", "(NX7400-48P-A) or equal"]) {
-			const runs = compactRuns(text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+			const runs = compactRuns(
+				text
+					.toLowerCase()
+					.split(/[^a-z0-9]+/)
+					.filter(Boolean),
+			);
 			expect(runs.has("nx740048pa"), text).toBe(true);
 		}
 	});
@@ -38,7 +43,10 @@ describe("model-number normalization", () => {
 	it("scores an exact model mention in any spelling", () => {
 		const p = product();
 		for (const spelled of ["NX7400-48P-A", "nx7400 48p a", "NX740048PA"]) {
-			const r = scorePair(p, notice({ items: [{ description: `Switch, ${spelled} or equal`, quantity: 4, unit: "each", classification: null }] }));
+			const r = scorePair(
+				p,
+				notice({ items: [{ description: `Switch, ${spelled} or equal`, quantity: 4, unit: "each", classification: null }] }),
+			);
 			expect(features(r), spelled).toContain("model_mention");
 		}
 	});
@@ -50,8 +58,19 @@ describe("model-number normalization", () => {
 	});
 
 	it("gives a short or all-digit model little weight when nothing else points at the product", () => {
-		const p = product({ name: "Calder 1377 Fume Extractor", model: "1377", oemName: "Calder Labs", description: "Benchtop fume extractor.", commodityCodes: [] });
-		const unrelated = notice({ title: "Office chairs", description: "Invoice 1377 refers to the previous order of chairs.", items: [], categories: [] });
+		const p = product({
+			name: "Calder 1377 Fume Extractor",
+			model: "1377",
+			oemName: "Calder Labs",
+			description: "Benchtop fume extractor.",
+			commodityCodes: [],
+		});
+		const unrelated = notice({
+			title: "Office chairs",
+			description: "Invoice 1377 refers to the previous order of chairs.",
+			items: [],
+			categories: [],
+		});
 		const r = scorePair(p, unrelated);
 		const mention = r.rationale.find((e) => e.feature === "model_mention");
 		expect(mention?.points ?? 0).toBeLessThan(20);

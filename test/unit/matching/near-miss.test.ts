@@ -31,13 +31,41 @@ describe("spec and kind mismatches", () => {
 	});
 
 	it("meets a requirement the product's figures satisfy", () => {
-		const r = scorePair(projector, notice({ title: "Classroom Laser Projectors", description: "", items: [{ description: "Laser projector, 5,000 lumens minimum", quantity: 20, unit: "each", classification: { scheme: "UNSPSC", code: "45111609" } }] }));
+		const r = scorePair(
+			projector,
+			notice({
+				title: "Classroom Laser Projectors",
+				description: "",
+				items: [
+					{
+						description: "Laser projector, 5,000 lumens minimum",
+						quantity: 20,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "45111609" },
+					},
+				],
+			}),
+		);
 		expect(features(r)).toContain("spec_fit");
 		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 
 	it("falls short of a requirement far above the product's figures", () => {
-		const r = scorePair(projector, notice({ title: "Arena Laser Projectors", description: "", items: [{ description: "25,000-lumen laser projector", quantity: 4, unit: "each", classification: { scheme: "UNSPSC", code: "45111609" } }] }));
+		const r = scorePair(
+			projector,
+			notice({
+				title: "Arena Laser Projectors",
+				description: "",
+				items: [
+					{
+						description: "25,000-lumen laser projector",
+						quantity: 4,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "45111609" },
+					},
+				],
+			}),
+		);
 		expect(features(r)).toContain("spec_shortfall");
 		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
 	});
@@ -56,7 +84,14 @@ describe("spec and kind mismatches", () => {
 			notice({
 				title: "Floor-Standing Centrifuge for the Blood Bank",
 				description: "Tabletop centrifuges are not acceptable for this application.",
-				items: [{ description: "Floor-standing centrifuge, 6 x 2 L", quantity: 1, unit: "each", classification: { scheme: "UNSPSC", code: "41103902" } }],
+				items: [
+					{
+						description: "Floor-standing centrifuge, 6 x 2 L",
+						quantity: 1,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "41103902" },
+					},
+				],
 			}),
 		);
 		expect(features(r)).toContain("rejected_kind");
@@ -69,7 +104,14 @@ describe("spec and kind mismatches", () => {
 			notice({
 				title: "Refurbished PoE+ Access Switches",
 				description: "This request is for refurbished equipment only. New equipment will not be considered.",
-				items: [{ description: "48-port PoE+ access switch, refurbished", quantity: 10, unit: "each", classification: { scheme: "UNSPSC", code: "43222612" } }],
+				items: [
+					{
+						description: "48-port PoE+ access switch, refurbished",
+						quantity: 10,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "43222612" },
+					},
+				],
 			}),
 		);
 		expect(features(r)).toContain("refurbished_only");
@@ -77,14 +119,50 @@ describe("spec and kind mismatches", () => {
 	});
 
 	it("does not meet the opposite attribute value", () => {
-		const optic = product({ name: "Norvik 10G SFP+ Transceiver", model: "NSFP-10G-MM", description: "Multimode 850 nm optic for 10 Gigabit links.", commodityCodes: ["43201553"], specs: [] });
-		const r = scorePair(optic, notice({ title: "Optics", description: "", items: [{ description: "Single-mode 10G SFP+ transceiver", quantity: 40, unit: "each", classification: { scheme: "UNSPSC", code: "43201553" } }] }));
+		const optic = product({
+			name: "Norvik 10G SFP+ Transceiver",
+			model: "NSFP-10G-MM",
+			description: "Multimode 850 nm optic for 10 Gigabit links.",
+			commodityCodes: ["43201553"],
+			specs: [],
+		});
+		const r = scorePair(
+			optic,
+			notice({
+				title: "Optics",
+				description: "",
+				items: [
+					{
+						description: "Single-mode 10G SFP+ transceiver",
+						quantity: 40,
+						unit: "each",
+						classification: { scheme: "UNSPSC", code: "43201553" },
+					},
+				],
+			}),
+		);
 		expect(features(r)).toContain("attribute_conflict");
 	});
 
 	it("reads a line for accessories of the product kind as weaker evidence", () => {
-		const direct = scorePair(projector, notice({ title: "Projectors", description: "", items: [{ description: "Laser projector", quantity: 4, unit: "each", classification: null }], categories: [] }));
-		const accessory = scorePair(projector, notice({ title: "Mounts", description: "", items: [{ description: "Ceiling mounts for laser projectors", quantity: 4, unit: "each", classification: null }], categories: [] }));
+		const direct = scorePair(
+			projector,
+			notice({
+				title: "Projectors",
+				description: "",
+				items: [{ description: "Laser projector", quantity: 4, unit: "each", classification: null }],
+				categories: [],
+			}),
+		);
+		const accessory = scorePair(
+			projector,
+			notice({
+				title: "Mounts",
+				description: "",
+				items: [{ description: "Ceiling mounts for laser projectors", quantity: 4, unit: "each", classification: null }],
+				categories: [],
+			}),
+		);
 		expect(accessory.score).toBeLessThan(direct.score);
 	});
 });

@@ -46,6 +46,11 @@ describe("tokenization", () => {
 	});
 
 	it("splits descriptions into sentences and list lines", () => {
-		expect(sentences("Requirements:\n- Two units. Delivery in May.\n1. Warranty")).toEqual(["Requirements:", "Two units.", "Delivery in May.", "Warranty"]);
+		expect(sentences("Requirements:\n- Two units. Delivery in May.\n1. Warranty")).toEqual([
+			"Requirements:",
+			"Two units.",
+			"Delivery in May.",
+			"Warranty",
+		]);
 	});
 });

@@ -39,8 +39,16 @@ describe("applying active rules", () => {
 
 	it(`multiplies the score by ${RULE_FACTOR} once, however many rules apply, and says why`, () => {
 		const one = applyRules(81, features, [rule("a", "issuing_body", "ministry of health")]);
-		expect(one).toEqual({ score: 41, notes: [{ feature: "learned_rule", points: -40, detail: "rule a" }], applied: [expect.objectContaining({ id: "a" })] });
-		const two = applyRules(80, features, [rule("a", "issuing_body", "ministry of health"), rule("b", "category_code", "UNSPSC:4110*"), rule("c", "phrase", "other thing")]);
+		expect(one).toEqual({
+			score: 41,
+			notes: [{ feature: "learned_rule", points: -40, detail: "rule a" }],
+			applied: [expect.objectContaining({ id: "a" })],
+		});
+		const two = applyRules(80, features, [
+			rule("a", "issuing_body", "ministry of health"),
+			rule("b", "category_code", "UNSPSC:4110*"),
+			rule("c", "phrase", "other thing"),
+		]);
 		expect(two.score).toBe(40);
 		expect(two.notes).toEqual([
 			{ feature: "learned_rule", points: -40, detail: "rule a" },

@@ -67,7 +67,9 @@ describe("mandatory_certifications: what is left out", () => {
 
 	it("specification and test standards, licences and insurance", () => {
 		expect(certs("Units must be tested to MIL-STD-810H and rated IP67; enclosures shall meet NEMA 4X.")).toEqual([]);
-		expect(certs("The contractor must hold a valid state electrical contractor license and carry general liability insurance.")).toEqual([]);
+		expect(certs("The contractor must hold a valid state electrical contractor license and carry general liability insurance.")).toEqual(
+			[],
+		);
 		expect(certs("Test methods shall follow ASTM D6319; the projector must reach 5,000 ISO lumens.")).toEqual([]);
 		expect(certs("Switches must support IEEE 802.3at PoE+ and IEEE 1588 precision time.")).toEqual([]);
 	});

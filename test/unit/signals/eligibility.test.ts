@@ -49,7 +49,9 @@ describe("bid_eligibility: set-asides", () => {
 	});
 
 	it("reads the eligibility text field as well as the description", () => {
-		expect(extractSignals(notice({ title: "Office Chairs", set_aside_text: "Total Small Business Set-Aside (FAR 19.5)" })).bid_eligibility).toBe("small_business");
+		expect(
+			extractSignals(notice({ title: "Office Chairs", set_aside_text: "Total Small Business Set-Aside (FAR 19.5)" })).bid_eligibility,
+		).toBe("small_business");
 	});
 });
 
@@ -77,11 +79,20 @@ describe("bid_eligibility: open, restricted, unknown", () => {
 	});
 
 	it("sole source, incumbent-only and other-than-full-and-open are restricted", () => {
-		expect(elig("The agency intends to negotiate on a sole-source basis with Acme Instruments, the only firm able to service the units.")).toBe("restricted");
+		expect(
+			elig("The agency intends to negotiate on a sole-source basis with Acme Instruments, the only firm able to service the units."),
+		).toBe("restricted");
 		expect(elig("The agency plans to issue this order on a noncompetitive basis.")).toBe("restricted");
 		expect(elig("Competition is limited to the incumbent contractor.")).toBe("restricted");
 		expect(elig("This acquisition is conducted using other than full and open competition under FAR 6.302-1.")).toBe("restricted");
-		expect(extractSignals(notice({ title: "Notice of Intent to Sole Source - Analyzer Service Agreement", description: "The office intends to award a contract to the manufacturer." })).bid_eligibility).toBe("restricted");
+		expect(
+			extractSignals(
+				notice({
+					title: "Notice of Intent to Sole Source - Analyzer Service Agreement",
+					description: "The office intends to award a contract to the manufacturer.",
+				}),
+			).bid_eligibility,
+		).toBe("restricted");
 	});
 
 	it("a denied sole source is not restricted", () => {
@@ -89,7 +100,9 @@ describe("bid_eligibility: open, restricted, unknown", () => {
 	});
 
 	it("a brand-name justification on a set-aside keeps the set-aside", () => {
-		expect(elig("Brand name only; a sole source justification is attached. This is a total small business set-aside.")).toBe("small_business");
+		expect(elig("Brand name only; a sole source justification is attached. This is a total small business set-aside.")).toBe(
+			"small_business",
+		);
 	});
 
 	it("a sources-sought notice is unknown even when it lists set-aside programs", () => {

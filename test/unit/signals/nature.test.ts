@@ -20,29 +20,50 @@ describe("procurement_nature", () => {
 		expect(
 			nature({
 				title: "Installation of Government-Furnished Access Control Panels",
-				description: "The contractor shall install government-furnished card readers and door controllers at three buildings. No equipment is being purchased under this order.",
+				description:
+					"The contractor shall install government-furnished card readers and door controllers at three buildings. No equipment is being purchased under this order.",
 			}),
 		).toBe("services");
 	});
 
 	it("training, disposal and leases on a product are services", () => {
-		expect(nature({ title: "Administrator Training for Acme Firewalls", description: "Instructor-led training for eight network staff, five days." })).toBe("services");
-		expect(nature({ title: "Disposal of Surplus Laboratory Freezers", description: "Remove and recycle twenty freezers; recover refrigerants." })).toBe("services");
-		expect(nature({ title: "Copier Lease with Maintenance, 48 Months", description: "Lease of twenty multifunction devices on a cost-per-copy basis." })).toBe("services");
+		expect(
+			nature({
+				title: "Administrator Training for Acme Firewalls",
+				description: "Instructor-led training for eight network staff, five days.",
+			}),
+		).toBe("services");
+		expect(
+			nature({
+				title: "Disposal of Surplus Laboratory Freezers",
+				description: "Remove and recycle twenty freezers; recover refrigerants.",
+			}),
+		).toBe("services");
+		expect(
+			nature({
+				title: "Copier Lease with Maintenance, 48 Months",
+				description: "Lease of twenty multifunction devices on a cost-per-copy basis.",
+			}),
+		).toBe("services");
 	});
 
 	it("renovation and building work are construction", () => {
 		expect(
 			nature({
 				title: "Renovation of Building 12 Restrooms",
-				description: "Demolition of existing finishes, new plumbing fixtures and ADA upgrades. Performance and payment bonds are required; Davis-Bacon wage rates apply.",
+				description:
+					"Demolition of existing finishes, new plumbing fixtures and ADA upgrades. Performance and payment bonds are required; Davis-Bacon wage rates apply.",
 			}),
 		).toBe("construction");
 		expect(
 			nature({
 				title: "Bid Package 3",
-				description: "Work includes site work, foundations and steel erection. A bid bond of 5% is required and the notice to proceed will follow award. Construction must finish in 240 days.",
-				categories: [{ scheme: "NAICS", code: "236220" }, { scheme: "UNSPSC", code: "72121400" }],
+				description:
+					"Work includes site work, foundations and steel erection. A bid bond of 5% is required and the notice to proceed will follow award. Construction must finish in 240 days.",
+				categories: [
+					{ scheme: "NAICS", code: "236220" },
+					{ scheme: "UNSPSC", code: "72121400" },
+				],
 			}),
 		).toBe("construction");
 	});
@@ -65,7 +86,9 @@ describe("procurement_nature", () => {
 	});
 
 	it("a product purchase is goods, and 'supply only' keeps it goods", () => {
-		expect(nature({ title: "Purchase of Forty Laptop Computers", description: "Forty 14-inch laptops with docking stations." })).toBe("goods");
+		expect(nature({ title: "Purchase of Forty Laptop Computers", description: "Forty 14-inch laptops with docking stations." })).toBe(
+			"goods",
+		);
 		expect(
 			nature({
 				title: "Security Cameras",
@@ -76,8 +99,16 @@ describe("procurement_nature", () => {
 	});
 
 	it("codes decide when the title is silent", () => {
-		expect(nature({ title: "Requirement 2027-114", description: "See attached statement of work.", categories: [{ scheme: "UNSPSC", code: "81112200" }] })).toBe("services");
-		expect(nature({ title: "Requirement 2027-115", description: "See attached list.", categories: [{ scheme: "PSC", code: "6515" }] })).toBe("goods");
+		expect(
+			nature({
+				title: "Requirement 2027-114",
+				description: "See attached statement of work.",
+				categories: [{ scheme: "UNSPSC", code: "81112200" }],
+			}),
+		).toBe("services");
+		expect(
+			nature({ title: "Requirement 2027-115", description: "See attached list.", categories: [{ scheme: "PSC", code: "6515" }] }),
+		).toBe("goods");
 	});
 
 	it("reads a SAM.gov PSC prefix in the title as a code", () => {
@@ -90,14 +121,21 @@ describe("procurement_nature", () => {
 	});
 
 	it("warranty extensions, managed services and overhauls are services", () => {
-		expect(nature({ title: "Server Warranty Extension", description: "Extend hardware support for 44 servers by 36 months." })).toBe("services");
+		expect(nature({ title: "Server Warranty Extension", description: "Extend hardware support for 44 servers by 36 months." })).toBe(
+			"services",
+		);
 		expect(nature({ title: "Managed Detection and Response", description: "24x7 monitoring of 3,000 endpoints." })).toBe("services");
 		expect(nature({ title: "Overhaul of Two Diesel Generators", description: "Top-end overhaul and load testing." })).toBe("services");
 		expect(nature({ title: "Managed Layer 3 Switches", description: "Forty 24-port switches." })).toBe("goods");
 	});
 
 	it("a title that buys goods and an ongoing service is mixed", () => {
-		expect(nature({ title: "Supply and Maintenance of Photocopiers", description: "Twenty photocopiers and a three-year maintenance contract." })).toBe("mixed");
+		expect(
+			nature({
+				title: "Supply and Maintenance of Photocopiers",
+				description: "Twenty photocopiers and a three-year maintenance contract.",
+			}),
+		).toBe("mixed");
 	});
 
 	it("an empty notice is unknown", () => {

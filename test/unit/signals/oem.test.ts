@@ -33,7 +33,8 @@ describe("requires_oem_documentation", () => {
 	it("a sources-sought question about channel status demands nothing", () => {
 		const input = notice({
 			title: "Request for Information - Network Appliances",
-			description: "This is a request for information only. Respondents should state whether they are the manufacturer or an authorized reseller and provide a letter of authorization if available.",
+			description:
+				"This is a request for information only. Respondents should state whether they are the manufacturer or an authorized reseller and provide a letter of authorization if available.",
 		});
 		expect(extractSignals(input).requires_oem_documentation).toBe(false);
 	});

@@ -10,7 +10,11 @@ import { inputOf } from "../../../scripts/eval-signals.ts";
 import { EFORMS_ORIGINAL, readText } from "../feeds/files.ts";
 import { goods, notice } from "./helpers.ts";
 
-const procedure = (kind: string, competition: "open" | "restricted", extra: Partial<SignalsProcedureInput> = {}): SignalsProcedureInput => ({
+const procedure = (
+	kind: string,
+	competition: "open" | "restricted",
+	extra: Partial<SignalsProcedureInput> = {},
+): SignalsProcedureInput => ({
 	kind,
 	competition,
 	code: kind,
@@ -26,7 +30,8 @@ const silent = (p: SignalsProcedureInput | null, more: Partial<SignalsInput> = {
 	...more,
 });
 
-const eligibility = (input: SignalsInput) => explainSignals(input).explanation.bid_eligibility.rule + ":" + extractSignals(input).bid_eligibility;
+const eligibility = (input: SignalsInput) =>
+	explainSignals(input).explanation.bid_eligibility.rule + ":" + extractSignals(input).bid_eligibility;
 
 describe("bid_eligibility from the structured procedure", () => {
 	it("is open for an open procedure, a national single-stage procedure and a US unrestricted notice", () => {
@@ -36,7 +41,15 @@ describe("bid_eligibility from the structured procedure", () => {
 	});
 
 	it("is restricted when only some suppliers may bid, naming whether a call for competition was published", () => {
-		for (const kind of ["restricted", "negotiated", "competitive_dialogue", "innovation_partnership", "qualification_system", "selective", "other_multi_stage"]) {
+		for (const kind of [
+			"restricted",
+			"negotiated",
+			"competitive_dialogue",
+			"innovation_partnership",
+			"qualification_system",
+			"selective",
+			"other_multi_stage",
+		]) {
 			expect(eligibility(silent(procedure(kind, "restricted")))).toBe("procedure_restricted:restricted");
 		}
 		for (const kind of ["negotiated_without_call", "direct_award", "call_off", "limited"]) {
@@ -49,16 +62,21 @@ describe("bid_eligibility from the structured procedure", () => {
 	it("is unknown only when nothing is stated", () => {
 		expect(extractSignals(silent(null)).bid_eligibility).toBe("unknown");
 		expect(extractSignals(silent(procedure("restricted", "restricted"))).bid_eligibility).toBe("restricted");
-		expect(extractSignals(silent({ kind: null, competition: null, code: "concession", text: "Concession award procedure" })).bid_eligibility).toBe("unknown");
+		expect(
+			extractSignals(silent({ kind: null, competition: null, code: "concession", text: "Concession award procedure" })).bid_eligibility,
+		).toBe("unknown");
 	});
 
 	it("keeps the set-aside kinds: a set-aside code or statement says more than the procedure", () => {
 		expect(extractSignals(silent(procedure("limited", "restricted"))).bid_eligibility).toBe("restricted");
 		expect(extractSignals(silent(procedure("open", "open"), { set_aside_code: "SDVOSBC" })).bid_eligibility).toBe("sdvosb");
-		expect(extractSignals(silent(procedure("limited", "restricted"), { set_aside_text: "Total small business set-aside, NAICS 334516." })).bid_eligibility).toBe(
-			"small_business",
+		expect(
+			extractSignals(silent(procedure("limited", "restricted"), { set_aside_text: "Total small business set-aside, NAICS 334516." }))
+				.bid_eligibility,
+		).toBe("small_business");
+		expect(extractSignals(silent(procedure("open", "open"), { set_aside_text: "Reserved for sheltered workshops" })).bid_eligibility).toBe(
+			"other_set_aside",
 		);
-		expect(extractSignals(silent(procedure("open", "open"), { set_aside_text: "Reserved for sheltered workshops" })).bid_eligibility).toBe("other_set_aside");
 	});
 
 	it("reads an OCDS `limited` brand-name buy as a product limit, not a closed list of bidders", () => {
@@ -76,18 +94,24 @@ describe("bid_eligibility from the structured procedure", () => {
 			title: "Sources Sought: Benchtop Centrifuges",
 			description: "This is a sources sought notice for market research purposes only.",
 		});
-		expect(extractSignals({ ...sourcesSought, procedure: procedure("unrestricted", "open", { code: "NONE" }) }).bid_eligibility).toBe("unknown");
+		expect(extractSignals({ ...sourcesSought, procedure: procedure("unrestricted", "open", { code: "NONE" }) }).bid_eligibility).toBe(
+			"unknown",
+		);
 		expect(extractSignals({ ...sourcesSought, procedure: procedure("open", "open") }).bid_eligibility).toBe("open");
 	});
 
 	it("reads a procedure named in the text, in any EU language, when the feed states none", () => {
 		const norwegian = notice({ title: "Vognskjul", description: "Anskaffelsesprosedyre er åpen anbudskonkurranse etter FOA del II." });
 		expect(eligibility(norwegian)).toBe("procedure_named:open");
-		const negotiated = notice({ title: "Drift av parkering", description: "Sykehusinnkjøp HF ønsker å varsle en kommende konkurranse med forhandling." });
+		const negotiated = notice({
+			title: "Drift av parkering",
+			description: "Sykehusinnkjøp HF ønsker å varsle en kommende konkurranse med forhandling.",
+		});
 		expect(eligibility(negotiated)).toBe("procedure_named:restricted");
 		const boilerplate = notice({
 			title: "Reinigung",
-			description: "Der Auftraggeber behält sich vor, für Wiederholungsleistungen ein Verhandlungsverfahren ohne Teilnahmewettbewerb durchzuführen.",
+			description:
+				"Der Auftraggeber behält sich vor, für Wiederholungsleistungen ein Verhandlungsverfahren ohne Teilnahmewettbewerb durchzuführen.",
 		});
 		expect(extractSignals(boilerplate).bid_eligibility).toBe("unknown");
 	});
@@ -102,7 +126,8 @@ describe("bid_eligibility from the structured procedure", () => {
 });
 
 describe("procurement_nature from the coded contract nature", () => {
-	const coded = (category: string, more: Partial<SignalsInput>) => extractSignals(notice({ ...more, procurement_category: category })).procurement_nature;
+	const coded = (category: string, more: Partial<SignalsInput>) =>
+		extractSignals(notice({ ...more, procurement_category: category })).procurement_nature;
 
 	it("follows the code when the title says nothing the word rules know", () => {
 		expect(coded("services", { title: "Tervon ateriapalvelut" })).toBe("services");
@@ -121,7 +146,9 @@ describe("procurement_nature from the coded contract nature", () => {
 	});
 
 	it("lets a title that heads with a service override a goods code (the code names the object serviced)", () => {
-		expect(coded("goods", { title: "Preventative Maintenance (PM) and Calibration Services of Balances and Centrifuges" })).toBe("services");
+		expect(coded("goods", { title: "Preventative Maintenance (PM) and Calibration Services of Balances and Centrifuges" })).toBe(
+			"services",
+		);
 		expect(coded("goods", { title: "Rental of Generators" })).toBe("services");
 		// Any other cue in the title does not: materials for road construction are goods.
 		expect(coded("goods", { title: "Road Construction Aggregates and Asphalt" })).toBe("goods");

@@ -50,7 +50,9 @@ describe("actual_product_category", () => {
 	});
 
 	it("is lower-case and short", () => {
-		const c = extractSignals(notice({ title: "VERY LONG TITLE OF MANY WORDS DESCRIBING A COMPLEX LABORATORY INSTRUMENT PACKAGE" })).actual_product_category;
+		const c = extractSignals(
+			notice({ title: "VERY LONG TITLE OF MANY WORDS DESCRIBING A COMPLEX LABORATORY INSTRUMENT PACKAGE" }),
+		).actual_product_category;
 		expect(c).toBe(c.toLowerCase());
 		expect(c.split(" ").length).toBeLessThanOrEqual(6);
 	});
@@ -66,6 +68,10 @@ describe("text splitting", () => {
 	});
 
 	it("splits on line breaks and sentence ends", () => {
-		expect(splitSentences("Line one here\n- bullet two here. Third sentence here.")).toEqual(["Line one here", "- bullet two here.", "Third sentence here."]);
+		expect(splitSentences("Line one here\n- bullet two here. Third sentence here.")).toEqual([
+			"Line one here",
+			"- bullet two here.",
+			"Third sentence here.",
+		]);
 	});
 });

@@ -66,7 +66,13 @@ interface OcdsRelease {
 		eligibilityCriteria?: string;
 		mainProcurementCategory?: string;
 		classification?: OcdsClassification;
-		items?: { description?: string; quantity?: number; unit?: { name?: string }; classification?: OcdsClassification; additionalClassifications?: OcdsClassification[] }[];
+		items?: {
+			description?: string;
+			quantity?: number;
+			unit?: { name?: string };
+			classification?: OcdsClassification;
+			additionalClassifications?: OcdsClassification[];
+		}[];
 	};
 }
 
@@ -82,7 +88,11 @@ export function loadCatalogs(dir: string): DevTenant[] {
 	const raw = JSON.parse(readFileSync(join(dir, "catalogs.json"), "utf8")) as CatalogJson[];
 	return raw.map((t) => ({
 		tenantId: t.tenant,
-		profile: { certifications: t.profile?.certifications ?? [], setAsides: t.profile?.set_asides ?? [], naicsCodes: t.profile?.naics_codes ?? [] },
+		profile: {
+			certifications: t.profile?.certifications ?? [],
+			setAsides: t.profile?.set_asides ?? [],
+			naicsCodes: t.profile?.naics_codes ?? [],
+		},
 		products: t.products.map(
 			(p, i): ProductView => ({
 				tenantId: t.tenant,
@@ -136,24 +146,39 @@ export function loadNotices(dir: string): DevNotice[] {
 					description: it.description ?? "",
 					quantity: it.quantity ?? null,
 					unit: it.unit?.name ?? null,
-					classification: it.classification?.scheme && it.classification.id !== undefined ? { scheme: it.classification.scheme, code: String(it.classification.id) } : null,
+					classification:
+						it.classification?.scheme && it.classification.id !== undefined
+							? { scheme: it.classification.scheme, code: String(it.classification.id) }
+							: null,
 				}));
 			}
 			if (t.items || t.classification) {
 				const seen = new Set<string>();
 				categories = [];
 				// As the service's OCDS feed reads them: the tender's own classification first, then the items'.
-				for (const c of [t.classification, ...(t.items ?? []).flatMap((it) => [it.classification, ...(it.additionalClassifications ?? [])])]) {
-						if (!c?.scheme || c.id === undefined) continue;
-						const key = `${c.scheme}:${c.id}`;
-						if (seen.has(key)) continue;
-						seen.add(key);
-						categories.push({ scheme: c.scheme, code: String(c.id) });
+				for (const c of [
+					t.classification,
+					...(t.items ?? []).flatMap((it) => [it.classification, ...(it.additionalClassifications ?? [])]),
+				]) {
+					if (!c?.scheme || c.id === undefined) continue;
+					const key = `${c.scheme}:${c.id}`;
+					if (seen.has(key)) continue;
+					seen.add(key);
+					categories.push({ scheme: c.scheme, code: String(c.id) });
 				}
 			}
 		}
 		out.push({
-			view: { noticeId: ocid, title, description: eligibility ? `${description}\n\nEligibility: ${eligibility}` : description, items, categories, issuingBody, language, ...(nature ? { procurementNature: nature } : {}) },
+			view: {
+				noticeId: ocid,
+				title,
+				description: eligibility ? `${description}\n\nEligibility: ${eligibility}` : description,
+				items,
+				categories,
+				issuingBody,
+				language,
+				...(nature ? { procurementNature: nature } : {}),
+			},
 			cancelled,
 			releases: releases.length,
 		});
@@ -162,7 +187,12 @@ export function loadNotices(dir: string): DevNotice[] {
 }
 
 export function loadQrels(dir: string): DevQrel[] {
-	const raw = JSON.parse(readFileSync(join(dir, "qrels.json"), "utf8")) as { tenant: string; ocid: string; grade: number; cancelled?: boolean }[];
+	const raw = JSON.parse(readFileSync(join(dir, "qrels.json"), "utf8")) as {
+		tenant: string;
+		ocid: string;
+		grade: number;
+		cancelled?: boolean;
+	}[];
 	return raw.map((r) => ({ tenantId: r.tenant, noticeId: r.ocid, grade: r.grade, cancelled: r.cancelled === true }));
 }
 

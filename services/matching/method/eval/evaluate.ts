@@ -73,7 +73,11 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 		const perNotice = new Map<string, TenantNoticeScore>();
 		for (const n of set.notices) {
 			if (n.cancelled || !idx) {
-				perNotice.set(n.view.noticeId, { score: 0, bestProduct: null, rationale: [{ feature: "cancelled", points: 0, detail: "tender cancelled" }] });
+				perNotice.set(n.view.noticeId, {
+					score: 0,
+					bestProduct: null,
+					rationale: [{ feature: "cancelled", points: 0, detail: "tender cancelled" }],
+				});
 				continue;
 			}
 			const found = idx.candidatesForNotice(n.view);
@@ -82,13 +86,24 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 				stage1.relevantPairs++;
 				if (found.length > 0) stage1.retrieved++;
 			}
-			perNotice.set(n.view.noticeId, scoreNoticeForTenant(found.map((c) => c.product), n.view));
+			perNotice.set(
+				n.view.noticeId,
+				scoreNoticeForTenant(
+					found.map((c) => c.product),
+					n.view,
+				),
+			);
 		}
 		results.set(t.tenantId, perNotice);
 	}
 	const scoreMs = performance.now() - t1;
 
-	const bm25 = new Bm25(set.notices.map((n) => ({ id: n.view.noticeId, text: [n.view.title, n.view.description, ...n.view.items.map((i) => i.description)].join("\n") })));
+	const bm25 = new Bm25(
+		set.notices.map((n) => ({
+			id: n.view.noticeId,
+			text: [n.view.title, n.view.description, ...n.view.items.map((i) => i.description)].join("\n"),
+		})),
+	);
 
 	const companies: CompanyFigures[] = [];
 	const pooled: Counts = { tp: 0, fp: 0, fn: 0 };
@@ -134,7 +149,12 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 			missed: [...relevant].filter((id) => !digest.has(id)),
 			map: averagePrecision(ranking, relevant),
 			ndcg10: ndcgAt(ranking, grades, 10),
-			bm25: { f1AllMatches: f1(bc).f1, matches: matches.size, map: averagePrecision(bmRanking, relevant), ndcg10: ndcgAt(bmRanking, grades, 10) },
+			bm25: {
+				f1AllMatches: f1(bc).f1,
+				matches: matches.size,
+				map: averagePrecision(bmRanking, relevant),
+				ndcg10: ndcgAt(bmRanking, grades, 10),
+			},
 		});
 	}
 	const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);

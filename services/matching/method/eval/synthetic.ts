@@ -32,7 +32,20 @@ const KINDS: { head: string; modifiers: string[]; code: string }[] = [
 	{ head: "monitor", modifiers: ["patient", "vital", "desktop"], code: "42181801" },
 	{ head: "pipette", modifiers: ["electronic", "manual", "multichannel"], code: "41121503" },
 ];
-const MAKERS = ["Arcton", "Bellweather", "Corvane", "Dunmore", "Elstree", "Fenwick", "Galloway", "Harwell", "Ilford", "Jarrow", "Kestrel", "Lindqvist"];
+const MAKERS = [
+	"Arcton",
+	"Bellweather",
+	"Corvane",
+	"Dunmore",
+	"Elstree",
+	"Fenwick",
+	"Galloway",
+	"Harwell",
+	"Ilford",
+	"Jarrow",
+	"Kestrel",
+	"Lindqvist",
+];
 const FILLER = [
 	"Deliveries are due within ninety days of award to the receiving dock.",
 	"Offers must include a completed pricing schedule and technical data sheets.",
@@ -43,7 +56,8 @@ const FILLER = [
 ];
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-const modelOf = (r: () => number) => `${String.fromCharCode(65 + Math.floor(r() * 26))}${String.fromCharCode(65 + Math.floor(r() * 26))}${100 + Math.floor(r() * 9000)}-${Math.floor(r() * 90) + 10}${pick(r, ["A", "B", "E", "LE", "X"])}`;
+const modelOf = (r: () => number) =>
+	`${String.fromCharCode(65 + Math.floor(r() * 26))}${String.fromCharCode(65 + Math.floor(r() * 26))}${100 + Math.floor(r() * 9000)}-${Math.floor(r() * 90) + 10}${pick(r, ["A", "B", "E", "LE", "X"])}`;
 
 export function syntheticProducts(tenantId: string, count: number, seed: number): ProductView[] {
 	const r = rng(seed);
@@ -91,7 +105,8 @@ export function syntheticNotices(count: number, seed: number, named: readonly Pi
 		const items = Array.from({ length: lines }, (_, j) => {
 			const k = j === 0 ? kind : pick(r, KINDS);
 			return {
-				description: `${service ? "Maintenance of" : ""} ${pick(r, k.modifiers)} ${k.head}${model && j === 0 ? ` ${model} or equal` : ""}`.trim(),
+				description:
+					`${service ? "Maintenance of" : ""} ${pick(r, k.modifiers)} ${k.head}${model && j === 0 ? ` ${model} or equal` : ""}`.trim(),
 				quantity: 1 + Math.floor(r() * 50),
 				unit: service ? "month" : "each",
 				classification: { scheme: "UNSPSC", code: service ? "81111812" : k.code },
