@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { CPV_LANGUAGES } from "../../shared/taxonomy/index.ts";
 import { cleanTitle, readXlsx, sha256, sourcesDir, writeGzJson } from "./lib.ts";
 
 export const SOURCES = {
@@ -13,34 +14,6 @@ export const SOURCES = {
 	naics: "naics-2022-2-6-digit.xlsx",
 	psc: "psc-april-2025.xlsx",
 } as const;
-
-/** The 24 official EU languages, in the order the CPV label arrays are stored. */
-export const CPV_LANGUAGES = [
-	"bg",
-	"cs",
-	"da",
-	"de",
-	"el",
-	"en",
-	"es",
-	"et",
-	"fi",
-	"fr",
-	"ga",
-	"hr",
-	"hu",
-	"it",
-	"lt",
-	"lv",
-	"mt",
-	"nl",
-	"pl",
-	"pt",
-	"ro",
-	"sk",
-	"sl",
-	"sv",
-] as const;
 
 /** Reads one member of an npm tarball (ustar, gzip) without unpacking it to disk. */
 function tarMember(tgzPath: string, member: string): Buffer {

@@ -7,34 +7,12 @@ import { gunzipSync } from "node:zlib";
 import { z } from "zod";
 import { normalizeCode, structuralAncestors, type Scheme } from "./codes.ts";
 
+import { EU_LANGUAGES } from "../text/languages.ts";
+
 export { Scheme, normalizeCode, structuralAncestors } from "./codes.ts";
 
-export const CPV_LANGUAGES = [
-	"bg",
-	"cs",
-	"da",
-	"de",
-	"el",
-	"en",
-	"es",
-	"et",
-	"fi",
-	"fr",
-	"ga",
-	"hr",
-	"hu",
-	"it",
-	"lt",
-	"lv",
-	"mt",
-	"nl",
-	"pl",
-	"pt",
-	"ro",
-	"sk",
-	"sl",
-	"sv",
-] as const;
+/** The CPV's label languages: the EU's 24, in the order its label arrays are stored. */
+export const CPV_LANGUAGES = EU_LANGUAGES;
 export const Language = z.enum(CPV_LANGUAGES);
 export type Language = z.infer<typeof Language>;
 

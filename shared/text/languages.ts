@@ -1,8 +1,8 @@
 // Why: one place that says which languages the text toolkit knows and how each is handled
 // (detection from eld's ISO 639-1 codes, a Snowball stemmer or prefix truncation, a stopword list).
 
-/** Languages of the EU's notices plus Norwegian (Doffin); the toolkit's language codes. */
-export const TEXT_LANGUAGES = [
+/** The 24 official languages of the EU, in the order the CPV's label arrays are stored. */
+export const EU_LANGUAGES = [
 	"bg",
 	"cs",
 	"da",
@@ -21,7 +21,6 @@ export const TEXT_LANGUAGES = [
 	"lv",
 	"mt",
 	"nl",
-	"no",
 	"pl",
 	"pt",
 	"ro",
@@ -29,6 +28,9 @@ export const TEXT_LANGUAGES = [
 	"sl",
 	"sv",
 ] as const;
+
+/** Languages of the EU's notices plus Norwegian (Doffin); the toolkit's language codes. */
+export const TEXT_LANGUAGES = [...EU_LANGUAGES, "no"] as const;
 export type TextLanguage = (typeof TEXT_LANGUAGES)[number];
 
 const known = new Set<string>(TEXT_LANGUAGES);
