@@ -167,16 +167,16 @@ export function cpvCodesForText(text: string, lang: Language, query?: LabelQuery
 
 /** Whether a lower-case word names something in the CPV's labels (itself or as the head of a compound): a word about goods or services, not a place, a reference or procedure wording. */
 export function isLabelWord(word: string, lang: Language = "en"): boolean {
-	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang)).length > 0;
+	return labelStemsOf(word, lang).length > 0;
+}
+
+/** The label stems a lower-case word stands for (its own stem, or the label stem its compound ends with). */
+function labelStemsOf(word: string, lang: Language): string[] {
+	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang));
 }
 
 /** How much a word says about a kind of goods: the rarity among CPV labels of the label stem it stands for (0 when no label uses it). */
 export function labelWordWeight(word: string, lang: Language = "en"): number {
-	const idx = indexFor(lang);
-	return Math.max(0, ...expand(foldOf(stemOf(word, lang as TextLanguage)), idx).map((s) => idx.idf.get(s) ?? 0));
-}
-
-/** A word's folded stem in a label language (for callers that already hold words). */
-export function labelStem(word: string, lang: Language): string {
-	return foldOf(stemOf(word, lang as TextLanguage));
+	const idf = indexFor(lang).idf;
+	return Math.max(0, ...labelStemsOf(word, lang).map((s) => idf.get(s) ?? 0));
 }
