@@ -116,15 +116,15 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
 	if (desc) out.push(...fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)));
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
-	const coded = new Set(
-		out.filter((c) => c.source === "code" || (c.source === "crosswalk" && c.confidence >= SURE_CROSSWALK)).map((c) => c.code.slice(0, 2)),
-	);
-	return dedupe(
-		out.filter((c) => {
-			if (c.source === "code" || c.source === "crosswalk") return true;
-			if (!serviceLike && !goodsDivision(c.code)) return false;
-			return coded.size === 0 || coded.has(c.code.slice(0, 2));
-		}),
+	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
+	return refineByText(
+		dedupe(
+			out.filter((c) => {
+				if (c.source === "code" || c.source === "crosswalk") return true;
+				if (!serviceLike && !goodsDivision(c.code)) return false;
+				return coded.size === 0 || coded.has(c.code.slice(0, 2));
+			}),
+		),
 	);
 }
 
@@ -141,10 +141,10 @@ function headOf(phrase: string): string | undefined {
 
 const HEAD_MIN_WEIGHT = 4;
 
-/** A crosswalk mapping this sure fixes the product's division as its own CPV code would. */
-const SURE_CROSSWALK = 0.85;
-
 const MAX_ITEMS = 40;
+
+/** A notice's codes after its main one say a little less about what it buys. */
+const FURTHER_CODE_SHARE = 0.9;
 
 /** The language a notice is written in: what its feed declares, else what its title, first items and description read as. */
 export function noticeLanguage(n: NoticeView): TextLanguage {
@@ -155,7 +155,10 @@ export function noticeLanguage(n: NoticeView): TextLanguage {
 /** A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in its language. */
 export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage): Concept[] {
 	const out: Concept[] = [];
-	for (const c of codes) out.push(...fromCode(c));
+	// The first code is the notice's main classification; the others are further lines' and parts' (a tablet tender's "accessories for computers").
+	codes.forEach((c, i) => {
+		for (const x of fromCode(c)) out.push(i === 0 ? x : { ...x, confidence: x.confidence * FURTHER_CODE_SHARE });
+	});
 	const langs = labelLanguages(lang);
 	out.push(...fromText(n.title, langs, "title", 0.9, 3));
 	for (const item of n.items.slice(0, MAX_ITEMS))
@@ -166,7 +169,49 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	const coded = out.filter((c) => c.source === "code");
 	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code)))
 		return dedupe(out.filter((c) => c.source === "code" || !goodsDivision(c.code)));
-	return dedupe(out);
+	return refineByText(dedupe(out));
+}
+
+const fromCodes = (c: Concept) => c.source === "code" || c.source === "crosswalk";
+
+/** One concept is the other's ancestor, descendant or itself. */
+const inLineage = (a: Concept, b: Concept) => {
+	const d = Math.min(a.depth, b.depth);
+	return a.code.slice(0, d) === b.code.slice(0, d);
+};
+
+/** A text reading sure enough to settle what a code leaves open. */
+const SETTLING_CONFIDENCE = 0.5;
+const SETTLING_DEPTH = 4;
+
+/**
+ * What the words say settles what the codes leave open. A crosswalk gives a code up to two CPV
+ * readings: those in one line of descent with the text's concepts stand, the others go (PSC 2310
+ * "passenger motor vehicles" is motor vehicles or buses; a title "passenger cars" says which).
+ * A broad code with a narrower reading of the text below it means that narrower kind: "motor
+ * vehicles" whose title says "ambulances" buys ambulances, not any vehicle, and the code's
+ * confidence goes to the narrower reading.
+ */
+export function refineByText(concepts: Concept[]): Concept[] {
+	const text = concepts.filter((c) => !fromCodes(c) && c.confidence >= SETTLING_CONFIDENCE && c.depth >= SETTLING_DEPTH);
+	if (text.length === 0) return concepts;
+	const drop = new Set<Concept>();
+	const readings = new Map<string, Concept[]>();
+	for (const c of concepts) if (c.source === "crosswalk") readings.set(c.from, [...(readings.get(c.from) ?? []), c]);
+	for (const group of readings.values()) {
+		if (group.length < 2) continue;
+		const settled = group.filter((c) => text.some((t) => inLineage(c, t)));
+		if (settled.length > 0) for (const c of group) if (!settled.includes(c)) drop.add(c);
+	}
+	const boosted = new Map<Concept, number>();
+	for (const c of concepts) {
+		if (!fromCodes(c) || drop.has(c)) continue;
+		const below = text.filter((t) => t.depth > c.depth && t.code.startsWith(c.code.slice(0, c.depth)));
+		if (below.length === 0) continue;
+		drop.add(c);
+		for (const t of below) boosted.set(t, Math.min(COMBINED_MAX, 1 - (1 - (boosted.get(t) ?? t.confidence)) * (1 - c.confidence)));
+	}
+	return concepts.filter((c) => !drop.has(c)).map((c) => (boosted.has(c) ? { ...c, confidence: boosted.get(c) ?? c.confidence } : c));
 }
 
 export interface ConceptAgreement {

@@ -219,8 +219,12 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 
 	// The same kind of goods by CPV concept, across schemes and languages. Where both sides are coded
 	// in one scheme, their own agreement is more precise than any translation and decides alone.
+	const codes = bestAgreement(p.codes, n.codes);
 	const sameScheme = p.codes.some((pc) => n.codes.some((nc) => nc.scheme === pc.scheme));
 	const concept = sameScheme ? null : bestConceptAgreement(p.concepts, n.concepts);
+	// The product's English type word in another language's text is a cognate only when that text
+	// reads as the same kind of goods ("tablet" in Danish); otherwise it is a false friend ("van", "plan").
+	if (best && n.language !== "en" && !((concept?.depth ?? 0) >= 3 || (codes?.points ?? 0) > 0)) best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
 		const what = best.head
@@ -254,7 +258,6 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 			);
 	}
 
-	const codes = bestAgreement(p.codes, n.codes);
 	const matchedCodes: string[] = [];
 	if (codes) {
 		add("code_agreement", codes.points, `${codes.scheme} ${codes.level} agrees (product ${codes.productCode}, notice ${codes.noticeCode})`);
@@ -279,7 +282,9 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		terms.add(p.view.oemName);
 	}
 
-	const spec = specVerdict(p, typeSegments);
+	// Without the product's type word in the notice, a kind read from codes or labels is checked against the title and item lines.
+	const specSegments = typeSegments.length > 0 ? typeSegments : concept ? n.segments.filter((s) => s.kind !== "description") : [];
+	const spec = specVerdict(p, specSegments);
 	if (spec.short.length > 0 && !exactNamed) {
 		const s = spec.short[0];
 		if (s) add("spec_shortfall", POINTS.specShortfall, `notice requires ${s.required}, product offers ${s.offered}`);

@@ -4,9 +4,21 @@ import { normalizeText } from "./text.ts";
 // whether a product's figures meet a notice's. Only dimensions where the comparison is
 // unambiguous are read: for most of them more is better (a 5,000-lumen projector does not meet
 // a 12,000-lumen requirement, a 1.5 kVA UPS not a 20 kVA one); volumes and sizes must fall in a
-// stated range; a cold temperature must be reached.
+// stated range; a cold temperature must be reached; a capacity (seats, ports) must hold what is asked.
 
-export type Dimension = "lumen" | "va" | "rpm" | "rcf" | "gbps" | "liter" | "temperature" | "megapixel" | "terabyte" | "inch";
+export type Dimension =
+	| "lumen"
+	| "va"
+	| "rpm"
+	| "rcf"
+	| "gbps"
+	| "liter"
+	| "temperature"
+	| "megapixel"
+	| "terabyte"
+	| "inch"
+	| "seat"
+	| "port";
 
 export interface Quantity {
 	dimension: Dimension;
@@ -43,6 +55,9 @@ const UNITS: UnitRule[] = [
 	{ dimension: "megapixel", unit: String.raw`(?:mp|megapixels?)\b`, scale: () => 1 },
 	{ dimension: "terabyte", unit: String.raw`tb\b`, scale: () => 1 },
 	{ dimension: "inch", unit: String.raw`(?:inch|inches|")`, scale: () => 1 },
+	// Capacities counted in what they hold: a 38-seat minibus does not carry 72 passengers, a 24-port switch has no 48 ports.
+	{ dimension: "seat", unit: String.raw`(?:passengers?|passagers?|seats?|seater|pax)\b`, scale: () => 1 },
+	{ dimension: "port", unit: String.raw`ports?\b`, scale: () => 1 },
 ];
 
 const RULES = UNITS.map((u) => ({ ...u, re: new RegExp(String.raw`(?<![\w.])${RANGE}[\s-]*(${u.unit})`, "g") }));
@@ -70,7 +85,7 @@ export function extractQuantities(text: string): Quantity[] {
 	return out;
 }
 
-const MORE_IS_BETTER: ReadonlySet<Dimension> = new Set(["lumen", "va", "rpm", "rcf", "gbps", "megapixel", "terabyte"]);
+const MORE_IS_BETTER: ReadonlySet<Dimension> = new Set(["lumen", "va", "rpm", "rcf", "gbps", "megapixel", "terabyte", "seat", "port"]);
 
 export interface SpecCheck {
 	dimension: Dimension;

@@ -41,7 +41,7 @@ export const POINTS = {
 	/** The notice asks for an attribute value the product states the opposite of (indoor/outdoor, single-/multimode ...). */
 	attributeConflict: -20,
 	/** The product's and the notice's CPV concepts agree at full strength (same category, both from codes). */
-	conceptMax: 66,
+	conceptMax: 72,
 	/** ... when the notice is not in English (the catalog's language): no word of it can overlap the product's. */
 	conceptMaxOtherLanguage: 82,
 	/** The matched passage is a countable goods line ("12 each"). */

@@ -2,7 +2,7 @@
 // catalog that sells its kind of goods: CPV labels as a dictionary, crosswalks, concept agreement.
 import { describe, expect, it } from "vitest";
 import { cpvCodesForText, isLabelWord } from "../../../shared/taxonomy/label-index.ts";
-import { agreementOf, noticeConcepts, productConcepts } from "../../../services/matching/method/concepts.ts";
+import { agreementOf, noticeConcepts, productConcepts, refineByText } from "../../../services/matching/method/concepts.ts";
 import { parseCode } from "../../../services/matching/method/codes.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
@@ -68,6 +68,52 @@ describe("concepts", () => {
 	});
 });
 
+describe("what the words settle", () => {
+	const c = (code: string, source: "code" | "crosswalk" | "title", confidence: number, from = code) => ({
+		code,
+		depth: code.replace(/0+$/, "").length,
+		source,
+		confidence,
+		from,
+	});
+
+	it("keeps the crosswalk reading the text agrees with and drops the other", () => {
+		const refined = refineByText([
+			c("34100000", "crosswalk", 0.85, "PSC 2310"),
+			c("34120000", "crosswalk", 0.85, "PSC 2310"),
+			c("34110000", "title", 0.8),
+		]);
+		expect(refined.map((x) => x.code)).not.toContain("34120000");
+	});
+
+	it("reads a broad code with a narrower title as the narrower kind, surer for both", () => {
+		const refined = refineByText([c("34100000", "code", 1), c("34114121", "title", 0.6)]);
+		expect(refined.map((x) => x.code)).toEqual(["34114121"]);
+		expect(refined[0]?.confidence).toBeGreaterThan(0.6);
+		// Unsure text settles nothing.
+		expect(refineByText([c("34100000", "code", 1), c("34114121", "title", 0.3)]).map((x) => x.code)).toContain("34100000");
+	});
+
+	it("reads a coded product's name only in its code's division", () => {
+		const monitor = product({ name: "Dell 24 Monitor P2423D", model: "P2423D", description: "", commodityCodes: ["43211902"] });
+		const cs = productConcepts(monitor, [parseCode("43211902")!], false);
+		expect(cs.some((x) => x.code.startsWith("33"))).toBe(false);
+		const uncoded = productConcepts(
+			product({ name: "Philips IntelliVue MX450 patient monitor", description: "", commodityCodes: [] }),
+			[],
+			false,
+		);
+		expect(uncoded.some((x) => x.code.startsWith("3319"))).toBe(true);
+	});
+
+	it("weighs a notice's further codes a little below its main one", () => {
+		const n = notice({ title: "", description: "", items: [] });
+		const cs = noticeConcepts(n, [parseCode("30213200", "CPV")!, parseCode("30237000", "CPV")!], "en");
+		expect(cs.find((x) => x.code === "30213200")?.confidence).toBe(1);
+		expect(cs.find((x) => x.code === "30237000")?.confidence).toBeLessThan(1);
+	});
+});
+
 describe("matching across languages and schemes", () => {
 	it("a German notice for laboratory centrifuges reaches a catalog of centrifuges described in English", () => {
 		const n = notice({
@@ -110,5 +156,27 @@ describe("matching across languages and schemes", () => {
 			],
 		});
 		expect(scorePair(centrifuge, n).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("does not read the product's English type word as a false friend in another language", () => {
+		const van = product({
+			oemName: "Toyota",
+			name: "Toyota Proace City Electric L2 van",
+			model: "Proace City Electric",
+			description: "Compact electric panel van.",
+			commodityCodes: [],
+		});
+		const dutch = notice({
+			title: "Levering en indienststelling van een sputter depositiesysteem",
+			description: "Levering van een systeem voor dunne-filmdepositie voor het laboratorium.",
+			items: [
+				{ description: "Levering en indienststelling van een sputter depositiesysteem", quantity: 1, unit: "stuk", classification: null },
+			],
+			categories: [],
+			language: "nl",
+		});
+		expect(features(scorePair(van, dutch))).not.toContain("product_type_overlap");
+		const english = notice({ title: "Supply of electric panel vans", description: "", items: [], categories: [], language: "en" });
+		expect(features(scorePair(van, english))).toContain("product_type_overlap");
 	});
 });

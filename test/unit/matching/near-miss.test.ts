@@ -165,4 +165,22 @@ describe("spec and kind mismatches", () => {
 		);
 		expect(accessory.score).toBeLessThan(direct.score);
 	});
+
+	it("checks capacities counted in seats and ports, also when only the kind's code agrees", () => {
+		const minibus = product({
+			oemName: "Mercedes-Benz",
+			name: "Mercedes-Benz Sprinter City 75 minibus",
+			model: "Sprinter City 75",
+			description: "Low-floor city minibus, up to 38 passengers.",
+			commodityCodes: ["25101502"],
+			specs: [],
+		});
+		const bus = (title: string) => notice({ title, description: "", items: [], categories: [{ scheme: "CPV", code: "34120000" }] });
+		const small = scorePair(minibus, bus("BUS, 20 PASSENGERS, WHEELCHAIR ACCESSIBLE"));
+		const large = scorePair(minibus, bus("72 passenger school bus"));
+		expect(features(small)).toContain("spec_fit");
+		expect(features(large)).toContain("spec_shortfall");
+		expect(small.score).toBeGreaterThan(large.score);
+		expect(extractQuantities("24-port PoE+ switch").map((q) => q.dimension)).toContain("port");
+	});
 });
