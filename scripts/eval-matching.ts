@@ -118,6 +118,7 @@ try {
 	const maps: number[] = [];
 	const ndcgs: number[] = [];
 	const signalHits: Record<string, [number, number]> = {};
+	const signalMisses: string[] = [];
 	const seenSignals = new Set<string>();
 	for (const c of catalogs) {
 		const cookie = sessions.get(c.tenant)!;
@@ -182,6 +183,7 @@ try {
 				const h = (signalHits[field] ??= [0, 0]);
 				h[0] += ok ? 1 : 0;
 				h[1]++;
+				if (!ok) signalMisses.push(`${field} ${ocid}: labeled ${JSON.stringify(want)}, shown ${JSON.stringify(got)}`);
 			}
 		}
 	}
@@ -196,6 +198,7 @@ try {
 	}
 	console.log(`signals (the ${seenSignals.size} notices that reached a company's list, as GET /opportunities/{id} shows them):`);
 	for (const [field, [ok, n]] of Object.entries(signalHits)) console.log(`  ${field.padEnd(28)} ${((100 * ok) / n).toFixed(1)}% of ${n}`);
+	for (const miss of signalMisses.slice(0, 20)) console.log(`    miss: ${miss}`);
 	const b = evaluate(loadDevSet(DEV)).overall.bm25;
 	console.log(
 		`BM25 baseline (product names as saved searches, offline): F1 when every match is alerted ${b.f1AllMatches.toFixed(3)}; best F1 with a threshold chosen after seeing the labels ${b.bestF1.toFixed(3)}; MAP ${b.map.toFixed(3)}; nDCG@10 ${b.ndcg10.toFixed(3)}`,
