@@ -1,12 +1,14 @@
 // Why: the one text toolkit every service uses (issue 16): words and sentences from
 // Intl.Segmenter, language detection from eld, stemming from Snowball (multilingual-stemmer),
-// stopwords from the stopword package. Nothing here is a hand-written list of words.
+// stopwords from the stopword package. Nothing here is a hand-written list of words but one
+// closed grammatical class, the purpose prepositions (purpose.ts).
 import { eld } from "eld/small";
 import { createStemmer } from "multilingual-stemmer";
 import stopwordLists from "stopword";
 import { isTextLanguage, LANGUAGE_ALIASES, STOPWORD_LIST, TRUNCATE_AT, TRUNCATED, type TextLanguage } from "./languages.ts";
 
 export { isTextLanguage, TEXT_LANGUAGES, type TextLanguage } from "./languages.ts";
+export { purposeSplit } from "./purpose.ts";
 
 /** A language tag from a feed ("EN", "nb", "fra", "en-GB") as a toolkit language, or undefined. */
 export function languageOf(tag: string | undefined | null): TextLanguage | undefined {

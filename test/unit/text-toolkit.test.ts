@@ -2,7 +2,17 @@
 // checks pin the behaviours matching relies on: detection, stems across inflections, elisions,
 // diacritics folded, sentences ended by line breaks.
 import { describe, expect, it } from "vitest";
-import { detectLanguage, foldOf, isStopword, languageOf, sentencesOf, stemOf, termsOf, wordsOf } from "../../shared/text/index.ts";
+import {
+	detectLanguage,
+	foldOf,
+	isStopword,
+	languageOf,
+	purposeSplit,
+	sentencesOf,
+	stemOf,
+	termsOf,
+	wordsOf,
+} from "../../shared/text/index.ts";
 
 describe("shared/text", () => {
 	it("detects the language of notice titles, and prefers the one the feed declares", () => {
@@ -40,5 +50,15 @@ describe("shared/text", () => {
 			"Delivery in 3.5 weeks",
 			"Lot 2: monitors",
 		]);
+	});
+
+	it("cuts a line at its purpose preposition, in the line's language", () => {
+		expect(purposeSplit("Bateria para camioneta", "es")).toEqual({ head: "Bateria", purpose: "camioneta" });
+		expect(purposeSplit("Ersatzteile für Fahrzeuge", "de")).toEqual({ head: "Ersatzteile", purpose: "Fahrzeuge" });
+		expect(purposeSplit("Replacement batteries for handheld radios", "en")?.head).toBe("Replacement batteries");
+		// Not a purpose: the word inside another ("forklift"), at the start of the line, or in a language that puts it after the noun.
+		expect(purposeSplit("Electric forklift trucks", "en")).toBeNull();
+		expect(purposeSplit("For the school: laptops", "en")).toBeNull();
+		expect(purposeSplit("Sõidukite jaoks akud", "et")).toBeNull();
 	});
 });

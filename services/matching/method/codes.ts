@@ -18,8 +18,6 @@ const SCHEME_ALIASES: Record<string, CodeScheme> = {
 	NAICS: "NAICS",
 	PSC: "PSC",
 	FSC: "PSC",
-	// Canada's GSIN goods codes are the US Federal Supply Classification behind an "N" (N7010 = FSC 7010).
-	GSIN: "PSC",
 };
 
 /** A code from a notice (scheme given) or a catalog ("SCHEME:code", or a bare code read by its shape: 8 digits UNSPSC, 8+check digit CPV, 4 characters PSC, other 2-6 digits NAICS). */
@@ -57,8 +55,7 @@ export function parseCode(raw: string, schemeHint?: string | null): Code | null 
 			return d.length >= 2 && d.length <= 6 ? { scheme, code: d } : null;
 		}
 		case "PSC": {
-			const gsin = /^N(\d{4})/i.exec(text);
-			const c = gsin?.[1] ?? text.toUpperCase().replace(/[^A-Z0-9]/g, "");
+			const c = text.toUpperCase().replace(/[^A-Z0-9]/g, "");
 			return c.length === 4 ? { scheme, code: c } : null;
 		}
 	}
@@ -121,16 +118,29 @@ export interface CodeAgreement {
 	points: number;
 	productCode: string;
 	noticeCode: string;
+	/** How surely the agreement says "the same kind of goods" (0..1), on the scale of CPV concept agreement. */
+	kind: number;
 }
+
+// The deepest level of a scheme names one kind; the next level up holds it (when the notice is
+// coded there) or its siblings; further up, a family of kinds. NAICS names industries, not goods.
+const KIND_BY_LEVEL = [1, 0.6, 0.35];
+const KIND_BY_LEVEL_CONTAINS = [1, 0.95, 0.8];
+const SCHEME_KIND: Record<CodeScheme, number> = { UNSPSC: 1, CPV: 1, PSC: 1, NAICS: 0.6 };
 
 /** The deepest agreement between one product code and one notice code, if any. */
 export function agreement(p: Code, n: Code): CodeAgreement | null {
 	if (p.scheme !== n.scheme) return null;
-	const depth = Math.min(significantLength(p), significantLength(n));
-	for (const level of CODE_LEVELS[p.scheme]) {
+	const noticeLength = significantLength(n);
+	const depth = Math.min(significantLength(p), noticeLength);
+	const levels = CODE_LEVELS[p.scheme];
+	for (const [i, level] of levels.entries()) {
 		if (level.length > depth) continue;
-		if (p.code.slice(0, level.length) === n.code.slice(0, level.length))
-			return { scheme: p.scheme, level: level.name, points: level.points, productCode: p.code, noticeCode: n.code };
+		if (p.code.slice(0, level.length) !== n.code.slice(0, level.length)) continue;
+		// Levels are counted from the deepest the scheme has, whatever depth the two codes are given at.
+		const contains = level.length >= noticeLength;
+		const kind = ((contains ? KIND_BY_LEVEL_CONTAINS : KIND_BY_LEVEL)[i] ?? 0) * SCHEME_KIND[p.scheme];
+		return { scheme: p.scheme, level: level.name, points: level.points, productCode: p.code, noticeCode: n.code, kind };
 	}
 	return null;
 }

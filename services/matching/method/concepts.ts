@@ -3,7 +3,7 @@
 // (UNSPSC, PSC, NAICS through the crosswalks) and from the words of their name; notices from their
 // codes and from their title and item lines in the notice's own language, read through the CPV's
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
-import { detectLanguage, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
+import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import { cpvCodesForText, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
@@ -85,6 +85,29 @@ function fromText(
 	return out;
 }
 
+/** What a line's purpose (after "for", "para", "für" ...) names is what the goods are for, not what is bought ("batteries for pick-ups"). */
+const PURPOSE_SHARE = 0.4;
+const PURPOSE_LINE_WORDS = 15;
+
+/** A title or item line's concepts: what it names before its purpose preposition in full, what only its purpose names at a share. */
+function fromLine(
+	text: string,
+	lang: TextLanguage,
+	langs: CpvLanguage[],
+	source: ConceptSource,
+	confidence: number,
+	limit: number,
+): Concept[] {
+	const whole = fromText(text, langs, source, confidence, limit);
+	// A long line (a list of lots) has many purposes; only a short one has one head.
+	const split = text.split(/\s+/).length <= PURPOSE_LINE_WORDS ? purposeSplit(text, lang) : null;
+	if (!split) return whole;
+	const head = fromText(split.head, langs, source, confidence, limit);
+	if (head.length === 0) return whole;
+	const headCodes = new Set(head.map((c) => c.code));
+	return [...head, ...whole.filter((c) => !headCodes.has(c.code)).map((c) => ({ ...c, confidence: c.confidence * PURPOSE_SHARE }))];
+}
+
 /**
  * One concept per code. Readings of one code from several passages are independent evidence:
  * their confidences combine as a noisy-or (a title, an item line and a sentence that all read
@@ -160,9 +183,9 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 		for (const x of fromCode(c)) out.push(i === 0 ? x : { ...x, confidence: x.confidence * FURTHER_CODE_SHARE });
 	});
 	const langs = labelLanguages(lang);
-	out.push(...fromText(n.title, langs, "title", 0.9, 3));
+	out.push(...fromLine(n.title, lang, langs, "title", 0.9, 3));
 	for (const item of n.items.slice(0, MAX_ITEMS))
-		if (item.description && item.description !== n.title) out.push(...fromText(item.description, langs, "item", 0.85, 2));
+		if (item.description && item.description !== n.title) out.push(...fromLine(item.description, lang, langs, "item", 0.85, 2));
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
 	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3)) out.push(...fromText(s, langs, "description", 0.6, 2));
 	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").

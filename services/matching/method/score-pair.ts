@@ -268,7 +268,15 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	// another language the concepts are the only reading of the kind, and carry it alone.
 	const conceptMax = n.language === "en" ? POINTS.conceptMax : POINTS.conceptMaxOtherLanguage;
 	const conceptPoints = concept ? conceptMax * concept.strength : 0;
-	if (concept && conceptPoints > (codes?.points ?? 0)) {
+	// Codes of one scheme that agree say "the same kind" as surely as concepts do, on the same scale,
+	// where no word of the notice reads as the product's type (the codes are then the only reading).
+	// In English the product's words were looked for and not found: the codes then say as much as a
+	// crosswalked concept would (a notice coded in CPV and one coded in UNSPSC for the same kind score alike).
+	const codeKindShare = n.language === "en" ? POINTS.codeKindEnglishShare : 1;
+	const codeKindPoints = sameScheme && codes && !best ? conceptMax * codes.kind * codeKindShare : 0;
+	if (codes && codeKindPoints > codes.points && codeKindPoints >= conceptPoints)
+		add("concept_agreement", codeKindPoints - codes.points, `${codes.scheme} ${codes.level} agrees: the same kind of goods`);
+	else if (concept && conceptPoints > (codes?.points ?? 0)) {
 		add(
 			"concept_agreement",
 			conceptPoints - (codes?.points ?? 0),
@@ -283,7 +291,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	}
 
 	// Without the product's type word in the notice, a kind read from codes or labels is checked against the title and item lines.
-	const specSegments = typeSegments.length > 0 ? typeSegments : concept ? n.segments.filter((s) => s.kind !== "description") : [];
+	const kindOnly = concept !== null || codeKindPoints > 0;
+	const specSegments = typeSegments.length > 0 ? typeSegments : kindOnly ? n.segments.filter((s) => s.kind !== "description") : [];
 	const spec = specVerdict(p, specSegments);
 	if (spec.short.length > 0 && !exactNamed) {
 		const s = spec.short[0];

@@ -43,9 +43,12 @@ const UNITS: UnitRule[] = [
 	{ dimension: "rcf", unit: String.raw`x\s?g\b`, scale: () => 1 },
 	{
 		dimension: "gbps",
-		unit: String.raw`(?:gbe|gbps|gb/s|mbps|g(?=\s*(?:sfp|qsfp|base|uplink|downlink|port|ethernet|mgig|/)))`,
+		// "400G-FR4", "100G-LR4": an optic's rate before its reach code.
+		unit: String.raw`(?:gbe|gbps|gb/s|mbps|g(?=\s*(?:sfp|qsfp|base|uplink|downlink|port|ethernet|mgig|/)|-(?:[fldsezc]r)\d))`,
 		scale: (u) => (u.startsWith("mbps") ? 1e-3 : 1),
 	},
+	// Ethernet PHY names count in Mbit/s: "1000BASE-T", "100BASE-TX".
+	{ dimension: "gbps", unit: String.raw`base(?=-[a-z])`, scale: () => 1e-3 },
 	{
 		dimension: "liter",
 		unit: String.raw`(?:l|liters?|ml|cu\.? ?ft)\b`,

@@ -44,6 +44,8 @@ export const POINTS = {
 	conceptMax: 72,
 	/** ... when the notice is not in English (the catalog's language): no word of it can overlap the product's. */
 	conceptMaxOtherLanguage: 82,
+	/** Codes of one scheme that agree, in an English notice where no word reads as the product's type, count this share of a concept agreement. */
+	codeKindEnglishShare: 0.8,
 	/** The matched passage is a countable goods line ("12 each"). */
 	goodsLine: 4,
 	/** Equals are invited and the product is of the requested kind. */

@@ -1,57 +1,21 @@
-import type { Category, CategoryScheme, ProcurementCategory, SetAside, SetAsideCode } from "./notice.ts";
+import { categoryCode, unspscBased as unspscBasedCode } from "../../../shared/taxonomy/categories.ts";
+import type { Category, ProcurementCategory, SetAside, SetAsideCode } from "./notice.ts";
 import { SET_ASIDE_CODES } from "./notice.ts";
 import { cleanLine } from "./text.ts";
 
 // Classification codes and set-aside codes, normalized so that the same code from two feeds
 // compares equal.
 
-const SCHEME_ALIASES = new Map<string, CategoryScheme>([
-	["UNSPSC", "UNSPSC"],
-	["CPV", "CPV"],
-	["NAICS", "NAICS"],
-	["PSC", "PSC"],
-	// The Product Service Code was the Federal Supply Code; feeds still use either name.
-	["FSC", "PSC"],
-	["PSC/FSC", "PSC"],
-	// Canada's GSIN: its goods codes are the Federal Supply Classification behind an "N" ("N7010" is FSC 7010).
-	["GSIN", "PSC"],
-]);
-
-const CODE_SHAPES: Record<CategoryScheme, RegExp> = {
-	// CPV codes are 8 digits; TED and many OCDS feeds append the check digit ("71630000-3").
-	CPV: /^\d{8}$/,
-	// 8 digits (segment, family, class, commodity), sometimes 10 with a business function.
-	UNSPSC: /^\d{8}(\d{2})?$/,
-	NAICS: /^\d{2,6}$/,
-	PSC: /^[A-Z0-9]{1,4}$/,
-};
-
 /** One classification, or null when the scheme is not one we use or the code is malformed. */
 export function normalizeCategory(scheme: unknown, code: unknown, label?: unknown): Category | null {
-	if (typeof scheme !== "string" || (typeof code !== "string" && typeof code !== "number")) return null;
-	const s = SCHEME_ALIASES.get(scheme.trim().toUpperCase());
-	if (!s) return null;
-	let c = String(code).trim().toUpperCase().replace(/\s+/g, "");
-	if (s === "CPV") c = c.replace(/-\d$/, "");
-	if (scheme.trim().toUpperCase() === "GSIN") {
-		const fsc = /^N(\d{4})/.exec(c);
-		if (!fsc?.[1]) return null;
-		c = fsc[1];
-	}
-	if (!CODE_SHAPES[s].test(c)) return null;
+	const c = categoryCode(scheme, code);
+	if (!c) return null;
 	const l = cleanLine(label, 300);
-	return l ? { scheme: s, code: c, label: l } : { scheme: s, code: c };
+	return l ? { ...c, label: l } : c;
 }
 
-/**
- * A national catalogue built on UNSPSC (its scheme or description says so, e.g. Paraguay's DNCP
- * catalogue "basado en UNSPSC", ids like "72131701-004"): the UNSPSC commodity its id starts with.
- */
-export function unspscBased(scheme: unknown, code: unknown, label?: unknown): Category | null {
-	const named = [scheme, label].some((v) => typeof v === "string" && /\bunspsc\b/i.test(v.slice(0, 500)));
-	const m = typeof code === "string" ? /^\s*(\d{8})(?!\d)/.exec(code) : null;
-	return named && m?.[1] ? { scheme: "UNSPSC", code: m[1] } : null;
-}
+/** A national catalogue built on UNSPSC: the UNSPSC commodity its id starts with (shared/taxonomy/categories.ts). */
+export const unspscBased = (scheme: unknown, code: unknown, label?: unknown): Category | null => unspscBasedCode(scheme, code, label);
 
 /** Keeps the first entry per (scheme, code), filling a missing label from a later duplicate. */
 export function uniqueCategories(list: Iterable<Category | null>): Category[] {

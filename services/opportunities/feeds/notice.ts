@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROCEDURE_KINDS } from "../../../shared/procedure-names.ts";
+import { CATEGORY_SCHEMES } from "../../../shared/taxonomy/categories.ts";
 
 // The one shape every feed parser produces (SAM.gov, OCDS, TED eForms). Feeds are untrusted, so
 // every string and array has a bound; the parsers truncate to these limits before validating,
@@ -35,7 +36,7 @@ const HttpUrl = z
 /** `sam.gov`, `ted`, or `ocds:<publisher>` (the publisher slug comes from the OCID prefix). */
 export const NoticeSource = z.string().regex(/^(sam\.gov|ted|ocds:[a-z0-9][a-z0-9-]{0,62})$/, "Unknown source naming");
 
-export const CATEGORY_SCHEMES = ["UNSPSC", "CPV", "NAICS", "PSC"] as const;
+export { CATEGORY_SCHEMES };
 export const CategoryScheme = z.enum(CATEGORY_SCHEMES);
 export type CategoryScheme = z.infer<typeof CategoryScheme>;
 

@@ -179,4 +179,50 @@ describe("matching across languages and schemes", () => {
 		const english = notice({ title: "Supply of electric panel vans", description: "", items: [], categories: [], language: "en" });
 		expect(features(scorePair(van, english))).toContain("product_type_overlap");
 	});
+
+	it("codes of one scheme that agree carry the kind where no word of the notice reads as the product's type", () => {
+		const ac = product({
+			oemName: "Daikin",
+			name: "Daikin Perfera FTXM35R split air conditioner",
+			model: "FTXM35R",
+			description: "",
+			commodityCodes: ["40101701"],
+			specs: [],
+		});
+		const coded = (title: string, language: string) =>
+			notice({
+				title,
+				description: "",
+				language,
+				categories: [{ scheme: "UNSPSC", code: "40101701" }],
+				items: [{ description: title, quantity: 4, unit: "unidad", classification: { scheme: "UNSPSC", code: "40101701" } }],
+			});
+		const spanish = scorePair(ac, coded("Acondicionador de aire tipo split", "es"));
+		expect(spanish.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		expect(spanish.rationale.find((r) => r.feature === "concept_agreement")?.detail).toContain("UNSPSC commodity agrees");
+		// In English the product's words were looked for and not found: the codes count a little less.
+		expect(scorePair(ac, coded("Cooling units", "en")).score).toBeLessThan(spanish.score);
+		// Another commodity of the class is a sibling, not the same kind.
+		const sibling = notice({
+			title: "Equipo",
+			description: "",
+			language: "es",
+			categories: [{ scheme: "UNSPSC", code: "40101702" }],
+			items: [],
+		});
+		expect(scorePair(ac, sibling).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("reads what a line buys before its purpose: batteries for pick-up trucks are not trucks", () => {
+		const concepts = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en");
+		const battery = (title: string) => concepts(title).find((c) => c.code.startsWith("3144"))?.confidence ?? 0;
+		const others = (title: string) =>
+			Math.max(
+				...concepts(title)
+					.filter((c) => !c.code.startsWith("3144"))
+					.map((c) => c.confidence),
+			);
+		expect(battery("Batteries for pick-up trucks")).toBe(battery("Batteries and pick-up trucks"));
+		expect(others("Batteries for pick-up trucks")).toBeLessThan(others("Batteries and pick-up trucks"));
+	});
 });

@@ -183,4 +183,10 @@ describe("spec and kind mismatches", () => {
 		expect(small.score).toBeGreaterThan(large.score);
 		expect(extractQuantities("24-port PoE+ switch").map((q) => q.dimension)).toContain("port");
 	});
+
+	it("reads an optic's rate before its reach code and an Ethernet PHY's rate in Mbit/s", () => {
+		expect(extractQuantities("400G-FR4 QSFP-DD optics")).toMatchObject([{ dimension: "gbps", min: 400 }]);
+		expect(extractQuantities("Cisco 1000BASE-T SFP Copper Transceiver")).toMatchObject([{ dimension: "gbps", min: 1 }]);
+		expect(extractQuantities("10GBASE-SR SFP+")).toMatchObject([{ dimension: "gbps", min: 10 }]);
+	});
 });

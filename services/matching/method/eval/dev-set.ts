@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { categoryCode, unspscBased } from "../../../../shared/taxonomy/categories.ts";
 import type { NoticeView, ProductView } from "../types.ts";
 
 // Reads the labeled dev set (catalogs, OCDS notices, graded relevance) into the method's views.
@@ -51,7 +52,12 @@ interface CatalogJson {
 interface OcdsClassification {
 	scheme?: string;
 	id?: string | number;
+	description?: string;
 }
+
+/** As the service's feeds read a classification: a scheme it knows, or a national catalogue built on UNSPSC. */
+const readCategory = (c: OcdsClassification | undefined) =>
+	c ? (categoryCode(c.scheme, c.id) ?? unspscBased(c.scheme, c.id, c.description)) : null;
 
 interface OcdsRelease {
 	ocid: string;
@@ -146,10 +152,7 @@ export function loadNotices(dir: string): DevNotice[] {
 					description: it.description ?? "",
 					quantity: it.quantity ?? null,
 					unit: it.unit?.name ?? null,
-					classification:
-						it.classification?.scheme && it.classification.id !== undefined
-							? { scheme: it.classification.scheme, code: String(it.classification.id) }
-							: null,
+					classification: readCategory(it.classification),
 				}));
 			}
 			if (t.items || t.classification) {
@@ -160,11 +163,12 @@ export function loadNotices(dir: string): DevNotice[] {
 					t.classification,
 					...(t.items ?? []).flatMap((it) => [it.classification, ...(it.additionalClassifications ?? [])]),
 				]) {
-					if (!c?.scheme || c.id === undefined) continue;
-					const key = `${c.scheme}:${c.id}`;
+					const read = readCategory(c);
+					if (!read) continue;
+					const key = `${read.scheme}:${read.code}`;
 					if (seen.has(key)) continue;
 					seen.add(key);
-					categories.push({ scheme: c.scheme, code: String(c.id) });
+					categories.push(read);
 				}
 			}
 		}
