@@ -163,7 +163,9 @@ export function stemOf(word: string, lang: TextLanguage = "en"): string {
 	const key = `${lang}:${word}`;
 	const hit = stemCache.get(key);
 	if (hit !== undefined) return hit;
-	const stem = stemmerFor(lang)(word);
+	// Folded before stemming: a title in capitals without accents ("ADQUISICION DE BATERIA") and an
+	// accented label ("Baterías") must meet, and a stemmer cuts "ía" and "ia" differently.
+	const stem = stemmerFor(lang)(foldOf(word));
 	if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
 	stemCache.set(key, stem);
 	return stem;

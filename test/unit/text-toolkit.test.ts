@@ -61,4 +61,9 @@ describe("shared/text", () => {
 		expect(purposeSplit("For the school: laptops", "en")).toBeNull();
 		expect(purposeSplit("Sõidukite jaoks akud", "et")).toBeNull();
 	});
+
+	it("stems a word written in capitals without its accents as the accented word", () => {
+		expect(termsOf("ADQUISICION DE BATERIA", "es")).toEqual(termsOf("adquisición de batería", "es"));
+		expect(termsOf("Baterías", "es")).toEqual(termsOf("BATERIAS", "es"));
+	});
 });

@@ -6,7 +6,8 @@ import type { Connection } from "mongoose";
 import { phraseKey } from "./features.ts";
 import type { RuleModels } from "./models.ts";
 
-const MIGRATION_ID = "phrase-keys-snowball";
+// Renamed whenever the stems change (the second: words folded before stemming), so stored keys are rewritten again.
+const MIGRATION_ID = "phrase-keys-snowball-folded";
 const PHRASE = "phrase|";
 
 interface MigrationDoc {
