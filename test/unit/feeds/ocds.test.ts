@@ -24,6 +24,14 @@ describe("OCDS: the real Contracts Finder release", () => {
 	const { notices, rejected } = parseOcds(readJson(OCDS_SAMPLE));
 	const n = notices[0] as NormalizedNotice;
 
+	it("keeps the publisher's words on how to submit (submissionMethodDetails; submissionMethod is null there)", () => {
+		expect(n.submission).toEqual({
+			methods: [],
+			url: null,
+			text: "Please apply directly to the buyer using the contact details provided.",
+		});
+	});
+
 	it("normalizes it with concrete values", () => {
 		expect(rejected).toEqual([]);
 		expect(notices).toHaveLength(1);
@@ -245,6 +253,28 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(n?.deadline).toBe("2032-12-08T03:30:00Z");
 		expect(n?.deadline_local).toBe("2032-12-08T14:30+11:00");
 		expect(n?.contacts).toEqual([{ name: "Ana Ruiz", email: "ana@roads.example", phone: "02 9794 4795" }]);
+	});
+
+	it("reads how to submit and until when questions may be asked, and leaves both out when the release says nothing", () => {
+		const [original] = releasesOf("ocds-evaldev-005") as [Json];
+		expect(parseOcds(original).notices[0]).not.toHaveProperty("submission");
+		expect(parseOcds(original).notices[0]).not.toHaveProperty("enquiry_deadline");
+		const tender = {
+			...(original.tender as Json),
+			submissionMethod: ["inPerson", "written", "inPerson"],
+			submissionMethodDetails: "<p>En sobre cerrado, en la oficina de compras.</p>",
+			enquiryPeriod: { startDate: "2032-11-01T09:00:00-06:00", endDate: "2032-11-20T17:00:00-06:00" },
+		};
+		const [n] = parseOcds({ ...original, tender }).notices;
+		expect(n?.submission).toEqual({ methods: ["inPerson", "written"], url: null, text: "En sobre cerrado, en la oficina de compras." });
+		expect(n?.enquiry_deadline).toBe("2032-11-20T23:00:00Z");
+		expect(n?.enquiry_deadline_local).toBe("2032-11-20T17:00-06:00");
+		// A details field that is only a link says where to submit.
+		const [linked] = parseOcds({
+			...original,
+			tender: { ...tender, submissionMethod: [], submissionMethodDetails: "https://tenders.example.gov/lodge" },
+		}).notices;
+		expect(linked?.submission).toEqual({ methods: [], url: "https://tenders.example.gov/lodge", text: null });
 	});
 
 	it("rejects unusable releases by position and keeps the rest", () => {
