@@ -64,6 +64,8 @@ export const FIELDS = [
 	"reference",
 	"codes",
 	"eligibility",
+	"enquiry",
+	"submission",
 ] as const;
 export type Field = (typeof FIELDS)[number];
 

@@ -42,7 +42,7 @@ export interface AskOpportunity {
 	source_status?: string;
 }
 
-export type Section = "title" | "description" | "item" | "eligibility" | "amendment" | "detail" | "signal";
+export type Section = "title" | "description" | "item" | "eligibility" | "submission" | "amendment" | "detail" | "signal";
 
 export interface Passage {
 	/** Position in reading order (answers quote in this order). */
@@ -287,6 +287,9 @@ const KNOWN_DETAIL_KEYS = new Set([
 	"procurement_category",
 	"notice_type",
 	"deadline_local",
+	"enquiry_deadline",
+	"enquiry_deadline_local",
+	"submission",
 	"description_url",
 	"versions",
 	"history",
@@ -320,6 +323,24 @@ function flatten(value: unknown, path: string, out: string[], depth = 0): void {
 	if (isRecord(value)) for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}, ${label(k)}` : label(k), out, depth + 1);
 }
 
+/** A submission method code with its words when they differ ("inPerson (in person)"): the code is what the source states. */
+function methodLine(code: string): string {
+	const words = label(code);
+	return words === code.toLowerCase() ? code : `${code} (${words})`;
+}
+
+/** How to submit (details.submission): the methods, the link and the source's own words. */
+function submissionLine(s: unknown): string | null {
+	if (!isRecord(s)) return str(s);
+	const methods = Array.isArray(s.methods) ? s.methods.map(str).filter((m): m is string => m !== null) : [];
+	const parts = [
+		methods.length ? `method ${methods.map(methodLine).join(", ")}` : null,
+		str(s.url) ? `at ${str(s.url)}` : null,
+		str(s.text) ? `details: ${str(s.text)}` : null,
+	].filter(Boolean);
+	return parts.length ? parts.join("; ") : null;
+}
+
 /** The structured fields as facts, each naming its field. */
 function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	const facts: Fact[] = [];
@@ -328,6 +349,9 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 		if (text && !looksLikeInjection(text)) facts.push({ field, name, text: clip(text.replace(/\s+/g, " ").trim(), 600), ...extra });
 	};
 	if (n.deadline) push("deadline", "deadline", formatDeadline(n.deadline, str(d.deadline_local)));
+	const enquiry = str(d.enquiry_deadline);
+	if (enquiry) push("enquiry", "enquiry_deadline", formatDeadline(enquiry, str(d.enquiry_deadline_local)));
+	push("submission", "submission", submissionLine(d.submission));
 	if (typeof n.estimated_value === "number")
 		push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
 	const procedure = isRecord(d.procedure) ? d.procedure : null;
@@ -399,6 +423,9 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 			});
 	});
 	if (str(details.eligibility)) b.addText("eligibility", String(details.eligibility));
+	// The source's own words on submitting often say more than how (a briefing, whom to ask): they are text too.
+	const submission = isRecord(details.submission) ? details.submission : null;
+	if (submission && str(submission.text)) b.addText("submission", String(submission.text));
 	for (const key of ["amendments", "versions", "history"]) {
 		const list = Array.isArray(details[key]) ? (details[key] as unknown[]) : [];
 		list.slice(-50).forEach((a, i) => b.add("amendment", amendmentLine(a, i + 1)));

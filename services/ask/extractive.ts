@@ -54,6 +54,7 @@ const SECTION_SAYS: Partial<Record<Section, string>> = {
 	amendment: "An amendment to the notice says",
 	signal: "Matching extracted from the notice",
 	detail: "The notice's record says",
+	submission: "The notice's submission details say",
 };
 
 interface Candidate {
@@ -308,6 +309,8 @@ function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {
 	for (const field of c.fields) {
 		const facts = g.facts.filter((f) => f.field === field);
 		if (!facts.length) continue;
+		// The enquiry field is a date: it answers until when questions may be asked, not how or to whom.
+		if (field === "enquiry" && !q.concepts.some((n) => n === "when" || n === "deadline")) continue;
 		if (field === "items") {
 			const chosen = selectItems(index, facts, q, c.name === "quantity");
 			if (chosen.length) return chosen;

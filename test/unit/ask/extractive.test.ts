@@ -178,3 +178,42 @@ describe("answerExtractive on a German notice", () => {
 		expect(answerExtractive(german, "Wie hoch ist der geschätzte Auftragswert?").answer.startsWith(NOT_STATED)).toBe(true);
 	});
 });
+
+describe("answerExtractive from the submission and enquiry fields", () => {
+	const spanish = buildGrounding({
+		notice: {
+			title: "Adquisición de material de curación para la fiscalía",
+			issuing_body: "Dirección General de Abastecimientos",
+			description: "Suministro de material de curación para los centros de reinserción social del estado.",
+			deadline: "2032-12-01T18:00:00Z",
+			details: {
+				deadline_local: "2032-12-01T12:00-06:00",
+				enquiry_deadline: "2032-11-20T23:00:00Z",
+				enquiry_deadline_local: "2032-11-20T17:00-06:00",
+				submission: {
+					methods: ["inPerson"],
+					url: null,
+					text: "Las propuestas deberán presentarse dentro de un sobre cerrado, firmadas por el representante legal.",
+				},
+			},
+		},
+	});
+	const answer = (q: string) => answerExtractive(spanish, q);
+
+	it.each([
+		["¿Cómo deben presentarse las propuestas?", ["field submission", "inPerson (in person)", "sobre cerrado"]],
+		["How are tenders submitted?", ["field submission", "inPerson"]],
+		["¿Hasta cuándo se pueden hacer consultas?", ["field enquiry_deadline", "2032-11-20 17:00 (UTC-06:00"]],
+		["What is the deadline for clarification questions?", ["field enquiry_deadline", "2032-11-20 17:00"]],
+		["When is the tender deadline?", ["field deadline", "2032-12-01 12:00 (UTC-06:00"]],
+	])("%s", (question, facts) => {
+		const a = answer(question);
+		expect(a.stated, a.answer).toBe(true);
+		for (const f of facts) expect(a.answer).toContain(f);
+	});
+
+	it("gives the enquiry date only to a question asking when, and the tender deadline is not it", () => {
+		expect(answer("When is the tender deadline?").answer).not.toContain("enquiry_deadline");
+		expect(answer("Who should questions be sent to?").answer).not.toContain("enquiry_deadline");
+	});
+});
