@@ -3,7 +3,7 @@
 // stands for the notice words that name the same codes ("battery" -> "bateria", "ovens" -> "ovner").
 // Only words that occur in the notice are kept, so the bridge never invents a subject.
 import { cpvEntries, CPV_LANGUAGES, type Language } from "../../shared/taxonomy/index.ts";
-import type { TextLanguage } from "../../shared/text/index.ts";
+import { isStopword, type TextLanguage } from "../../shared/text/index.ts";
 import { tokensOf } from "./values.ts";
 
 /** A notice word must name at least this share of the codes the question word names. */
@@ -25,9 +25,14 @@ function indexFor(lang: Language): Index {
 	idx = { byTerm: new Map(), termsOf: [] };
 	let i = 0;
 	for (const { labels } of cpvEntries()) {
-		const terms = [...new Set(tokensOf(labels[lang] ?? "", lang as TextLanguage).map((t) => t.stem))].filter(
-			(t) => t.length > 2 && !/^\d+$/.test(t),
-		);
+		// Function words ("or", "for", "of") name no code: carried over, they would match every sentence.
+		const terms = [
+			...new Set(
+				tokensOf(labels[lang] ?? "", lang as TextLanguage)
+					.filter((t) => !isStopword(t.word, lang as TextLanguage))
+					.map((t) => t.stem),
+			),
+		].filter((t) => t.length > 2 && !/^\d+$/.test(t));
 		idx.termsOf.push(terms);
 		for (const t of terms) {
 			const list = idx.byTerm.get(t) ?? [];
