@@ -323,6 +323,12 @@ function flatten(value: unknown, path: string, out: string[], depth = 0): void {
 	if (isRecord(value)) for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}, ${label(k)}` : label(k), out, depth + 1);
 }
 
+/** What the procedure's framework value says, in words. */
+const FRAMEWORK_WORDS: Record<string, string> = {
+	agreement: "the notice sets up a framework agreement or a dynamic purchasing system",
+	call_off: "the purchase is a call-off under a framework agreement",
+};
+
 /** A submission method code with its words when they differ ("inPerson (in person)"): the code is what the source states. */
 function methodLine(code: string): string {
 	const words = label(code);
@@ -363,6 +369,12 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 			"procedure",
 			[str(procedure.text) ?? str(procedure.code), kind.length ? `(${kind.join("; ")})` : null].filter(Boolean).join(" "),
 		);
+		const framework = str(procedure.framework);
+		push(
+			"framework",
+			"procedure.framework",
+			framework ? `${framework.replace(/_/g, "-")} (${FRAMEWORK_WORDS[framework] ?? framework})` : null,
+		);
 	}
 	const items = Array.isArray(d.items) ? d.items.filter(isRecord).slice(0, 200) : [];
 	items.forEach((item, i) => {
@@ -386,6 +398,14 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 			.join("; ");
 		push("items", `items[${i + 1}]`, text, { about: description, quantity });
 	});
+	// How the purchase is split: the lots the items belong to (two or more; a single lot splits nothing).
+	const lots = new Map<string, string>();
+	for (const item of items) {
+		const lot = str(item.lot);
+		if (lot && !lots.has(lot)) lots.set(lot, str(item.description) ?? str(item.name) ?? str(item.title) ?? "");
+	}
+	if (lots.size >= 2)
+		push("lots", "lots", `${lots.size} lots: ${[...lots].map(([id, about]) => (about ? `${id} (${clip(about, 80)})` : id)).join("; ")}`);
 	const place = placeLine(d.place_of_performance);
 	push("place", "place_of_performance", place);
 	for (const c of Array.isArray(d.contacts) ? d.contacts.filter(isRecord).slice(0, 20) : []) {

@@ -192,8 +192,10 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 			const subject = countedTerms.length ? countedTerms : q.subject.filter((s) => !s.literal);
 			const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
 			const label = (t: { stem: string }) => isConceptWord(t.stem, "lots", langs);
+			// Lots are counted in the notice's own word for them ("zwei Lose", "to delkontrakter").
+			const isCounted = countsLots(q) ? (t: Token) => label(t) || counted(index, subject)(t) : counted(index, subject);
 			const attached = subject.length
-				? hasCountOf(doc.passage.text, index.lang, counted(index, subject), q.numbers, label)
+				? hasCountOf(doc.passage.text, index.lang, isCounted, q.numbers, label)
 				: tokensOf(doc.passage.text, index.lang).some(
 						(t) => /^\d+([.,]\d+)*$/.test(t.word) && !q.numbers.has(t.word) && !/^(19|20)\d\d$/.test(t.word),
 					);
@@ -229,7 +231,8 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		anchored = topical;
 	}
 	const wanted = requiredKinds(q);
-	if (wanted.length) {
+	// A yes/no question is answered by a sentence naming its topic ("no bid bond is required"): no value is needed.
+	if (wanted.length && !(q.polar && anchored && c?.name !== "deadline")) {
 		const found = kindsFound(index, doc, q, g, wanted);
 		if (!found.length) {
 			const untypedCount = c?.name === "frequency" && cov >= MIN_COVERAGE_UNTYPED_COUNT && namesSubject(index, doc, q.subject);
@@ -302,9 +305,16 @@ function selectItems(index: Index, facts: Fact[], q: QuestionInfo, quantityOnly:
 		.slice(0, MAX_ITEMS);
 }
 
+/** "How many lots": what the question counts is named by the lots concept's own words. */
+const countsLots = (q: QuestionInfo) => q.counted.length > 0 && q.counted.every((stem) => isConceptWord(stem, "lots", [q.lang]));
+
 /** The structured fields that answer the question, if it asks about one the notice has. */
 function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {
 	const c = q.asked;
+	if (c?.name === "quantity" && countsLots(q)) {
+		const lots = g.facts.filter((f) => f.field === "lots");
+		if (lots.length) return lots;
+	}
 	if (!c?.fields) return [];
 	for (const field of c.fields) {
 		const facts = g.facts.filter((f) => f.field === field);

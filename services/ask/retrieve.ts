@@ -1,5 +1,5 @@
 import type { TextLanguage } from "../../shared/text/index.ts";
-import { conceptsIn, type ConceptName } from "./concepts.ts";
+import { conceptsIn, conceptTerm, isConceptTerm, type ConceptName } from "./concepts.ts";
 import type { Grounding, Passage } from "./context.ts";
 import type { SubjectTerm } from "./question.ts";
 import { kindsIn, tokensOf, type Token, type ValueKind } from "./values.ts";
@@ -62,6 +62,11 @@ export function indexOf(g: Grounding): Index {
 		const concepts = new Map<ConceptName, number>();
 		for (const h of conceptsIn(`${passage.lead ? `${passage.lead}: ` : ""}${passage.text}`, langs).hits)
 			concepts.set(h.concept, (concepts.get(h.concept) ?? 0) + 1);
+		// A question word naming a concept finds the sentences naming it in their own words.
+		for (const [c, n] of concepts) {
+			tf.set(conceptTerm(c), n);
+			df.set(conceptTerm(c), (df.get(conceptTerm(c)) ?? 0) + 1);
+		}
 		return { passage, tokens, tf, length: tokens.length, concepts };
 	});
 	for (const f of g.facts) for (const t of tokensOf(f.text, g.lang)) vocabulary.add(t.stem);
@@ -102,12 +107,14 @@ export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectT
 	// A compound ends with its head ("oppvarmingsovner" is a kind of "ovn") and may begin with a longer word.
 	if (best === 0 && !s.literal && s.term.length >= 3 && COMPOUNDING.has(index.lang)) {
 		for (const [t, n] of tf)
-			if (t.length > s.term.length && (t.endsWith(s.term) || (s.term.length >= 5 && t.startsWith(s.term)))) best = Math.max(best, n * 0.8);
+			if (t.length > s.term.length && !isConceptTerm(t) && (t.endsWith(s.term) || (s.term.length >= 5 && t.startsWith(s.term))))
+				best = Math.max(best, n * 0.8);
 	}
 	// Inflections the stemmer leaves apart ("transportida" / "transpordib"): a long shared beginning.
 	if (best === 0 && !s.literal && s.term.length >= MIN_SHARED_PREFIX) {
 		for (const [t, n] of tf)
-			if (sharedPrefix(t, s.term) >= Math.max(MIN_SHARED_PREFIX, 0.75 * Math.min(t.length, s.term.length))) best = Math.max(best, n * 0.7);
+			if (!isConceptTerm(t) && sharedPrefix(t, s.term) >= Math.max(MIN_SHARED_PREFIX, 0.75 * Math.min(t.length, s.term.length)))
+				best = Math.max(best, n * 0.7);
 	}
 	return best;
 }
