@@ -8,8 +8,9 @@ import { tokensOf } from "./values.ts";
 
 /** A notice word must name at least this share of the codes the question word names. */
 const MIN_SHARE = 0.3;
-/** Question words naming more codes than this are too general to translate (e.g. "services"). */
+/** Question words naming more codes than this are general ("services"): only a word naming most of them translates one. */
 const MAX_CODES = 400;
+const MIN_SHARE_GENERAL = 0.6;
 const MAX_ALTERNATIVES = 3;
 
 type Index = { byTerm: Map<string, number[]>; termsOf: string[][] };
@@ -54,12 +55,14 @@ export function bridge(term: string, from: TextLanguage, to: TextLanguage, prese
 	const goal = cpvLanguageOf(to);
 	if (from === to || !source || !goal || source === goal) return [];
 	const codes = indexFor(source).byTerm.get(term);
-	if (!codes || codes.length > MAX_CODES) return [];
+	if (!codes) return [];
+	// A general word ("services", "equipment") is carried over only by the word that names most of its codes.
+	const general = codes.length > MAX_CODES;
 	const target = indexFor(goal);
 	const counts = new Map<string, number>();
 	for (const c of codes) for (const t of target.termsOf[c] ?? []) if (present.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
 	return [...counts.entries()]
-		.filter(([, n]) => n / codes.length >= MIN_SHARE || (codes.length <= 2 && n >= 1))
+		.filter(([, n]) => n / codes.length >= (general ? MIN_SHARE_GENERAL : MIN_SHARE) || (codes.length <= 2 && n >= 1))
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, MAX_ALTERNATIVES)
 		.map(([t]) => t);

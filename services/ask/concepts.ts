@@ -77,6 +77,7 @@ export const FIELDS = [
 	"submission",
 	"lots",
 	"framework",
+	"auction",
 ] as const;
 export type Field = (typeof FIELDS)[number];
 

@@ -323,6 +323,9 @@ function flatten(value: unknown, path: string, out: string[], depth = 0): void {
 	if (isRecord(value)) for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}, ${label(k)}` : label(k), out, depth + 1);
 }
 
+/** What services/opportunities/ingest.ts stores as the issuing body when the feed names none. */
+const UNKNOWN_BUYER = "Unknown buyer";
+
 /** What the procedure's framework value says, in words. */
 const FRAMEWORK_WORDS: Record<string, string> = {
 	agreement: "the notice sets up a framework agreement or a dynamic purchasing system",
@@ -358,6 +361,9 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	const enquiry = str(d.enquiry_deadline);
 	if (enquiry) push("enquiry", "enquiry_deadline", formatDeadline(enquiry, str(d.enquiry_deadline_local)));
 	push("submission", "submission", submissionLine(d.submission));
+	// An electronic auction is one of the submission methods the feeds name.
+	const methods = isRecord(d.submission) && Array.isArray(d.submission.methods) ? d.submission.methods.map(str) : [];
+	if (methods.includes("electronicAuction")) push("auction", "submission.methods", methodLine("electronicAuction"));
 	if (typeof n.estimated_value === "number")
 		push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
 	const procedure = isRecord(d.procedure) ? d.procedure : null;
@@ -411,7 +417,9 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	for (const c of Array.isArray(d.contacts) ? d.contacts.filter(isRecord).slice(0, 20) : []) {
 		push("contacts", "contacts", [c.name, c.role, c.email, c.phone, c.telephone].map(str).filter(Boolean).join(", ") || null);
 	}
-	push("buyer", "issuing_body", str(n.issuing_body));
+	// Ingestion stores a placeholder when the feed names no buyer: that states nothing.
+	const buyer = str(n.issuing_body);
+	push("buyer", "issuing_body", buyer === UNKNOWN_BUYER ? null : buyer);
 	for (const doc of Array.isArray(d.documents) ? d.documents.filter(isRecord).slice(0, 100) : []) {
 		push("documents", "documents", [str(doc.title), str(doc.url)].filter(Boolean).join(" — ") || null);
 	}
@@ -547,7 +555,12 @@ function companyLines(
 
 export function buildGrounding({ notice, opportunity, profile, product }: GroundingInput): Grounding {
 	const n: AskNotice = notice ?? { title: opportunity?.title ?? "", deadline: opportunity?.deadline ?? null };
-	const lang = detectLanguage(`${n.title}\n${n.description ?? ""}`.slice(0, 2000));
+	// The items' descriptions count too: some feeds put all the text there ("Tender Ref 17/01725" and a list of goods).
+	const itemText = (Array.isArray(n.details?.items) ? n.details.items : [])
+		.map((i) => (isRecord(i) ? str(i.description) : null))
+		.filter(Boolean)
+		.join("\n");
+	const lang = detectLanguage(`${n.title}\n${n.description ?? ""}\n${itemText}`.slice(0, 2000));
 	const b = new Builder(lang);
 	const facts = factsOf(n, lang);
 	b.add("title", str(n.title));

@@ -27,6 +27,8 @@ const MIN_COVERAGE_TYPED = 0.3;
 const MIN_COVERAGE_ANCHORED = 0.4;
 /** A count question may be answered without a digit ("three times a day") by a sentence this close to it. */
 const MIN_COVERAGE_UNTYPED_COUNT = 0.75;
+/** A "who" question may be answered without a name by a sentence naming all of its subject. */
+const MIN_COVERAGE_UNTYPED_WHO = 0.9;
 /** Sentences looked at, best first, for one that passes. */
 const CANDIDATES = 12;
 /** A further sentence is quoted when it scores at least this share of the best one. */
@@ -236,7 +238,11 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		const found = kindsFound(index, doc, q, g, wanted);
 		if (!found.length) {
 			const untypedCount = c?.name === "frequency" && cov >= MIN_COVERAGE_UNTYPED_COUNT && namesSubject(index, doc, q.subject);
-			if (!untypedCount) return cov >= 0.9 ? "no_value" : "off_topic";
+			// "Who is it for?" may be answered by a description ("a male user in his fifties"), not a name.
+			const untypedWho = c?.name === "who" && cov >= MIN_COVERAGE_UNTYPED_WHO && namesSubject(index, doc, q.subject);
+			// "Where is it specified?": in a document the sentence names ("in annex 1 of the specifications").
+			const inDocument = c?.name === "place" && cov >= MIN_COVERAGE_UNTYPED_COUNT && doc.concepts.has("documents");
+			if (!untypedCount && !untypedWho && !inDocument) return cov >= 0.9 ? "no_value" : "off_topic";
 		}
 		strong = found.some((k) => STRONG_KINDS.has(k));
 		typedWeak = found.length > 0;

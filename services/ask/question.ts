@@ -97,6 +97,8 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 interface Analysis {
 	lang: TextLanguage;
 	polar: boolean;
+	/** A quantity named by a noun after a leading question word ("where are the quantities ..."): not what is asked. */
+	quantityNoun: boolean;
 	concepts: Set<ConceptName>;
 	conceptStems: Map<ConceptName, Set<string>>;
 	counted: string[];
@@ -119,7 +121,10 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	// the words of any other concept do ("service response time": the response is the subject).
 	// Yes/no questions open with an auxiliary or a question particle (the glossary's "polar" words), not a question word.
 	const polar = !!tokens[0] && isConceptWord(tokens[0].stem, "polar", [lang]);
-	const asked = askedConcept(concepts, polar);
+	// "Where are the quantities specified?": a question word leading the question asks; the quantity named later is its subject.
+	const leading = hits.find((h) => h.from === 0)?.concept;
+	const quantityNoun = (leading === "place" || leading === "when") && !hits.some((h) => h.concept === "quantity" && h.from <= 1);
+	const asked = askedConcept(quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, polar);
 	const spent = new Set<ConceptName>(["frame", "polar", "when", "who", "scope", "quantity", "amount", "duration", "frequency", "place"]);
 	if (asked) spent.add(asked.name);
 	if (asked && ["deadline", "submission", "contact", "enquiry", "evaluation", "security", "option"].includes(asked.name))
@@ -162,7 +167,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		while (k < tokens.length && isStopword(tokens[k]!.word, lang) && counted.length === 0) k++;
 		for (; k < tokens.length && !used.has(k) && !isStopword(tokens[k]!.word, lang); k++) counted.push(tokens[k]!.stem);
 	}
-	return { lang, polar, concepts, conceptStems, counted, subject, numbers };
+	return { lang, polar, quantityNoun, concepts, conceptStems, counted, subject, numbers };
 }
 
 /**
@@ -203,7 +208,7 @@ export function analyzeQuestion(
 		text: question,
 		lang,
 		concepts: ranked,
-		asked: askedConcept(concepts, own.polar),
+		asked: askedConcept(own.quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, own.polar),
 		subject,
 		numbers: own.numbers,
 		conceptStems: own.conceptStems,
