@@ -22,7 +22,7 @@ export interface AskNotice {
 	rfp_id?: string;
 	reference_number?: string;
 	deadline?: string | null;
-	categories?: { scheme: string; code: string; label?: string }[];
+	categories?: { scheme: string; code: string; label?: string; as_published?: string }[];
 	estimated_value?: number | null;
 	currency?: string | null;
 	source_url?: string | null;
@@ -268,9 +268,9 @@ function amendmentLine(a: unknown, n: number): string | null {
 	return `Amendment${name ? ` ${name}` : ` ${n}`}${when ? ` (${when.slice(0, 10)})` : ""}: ${[...new Set(what)].join(". ")}`;
 }
 
-/** A code with its label: the feed's own, else the CPV label in the notice's language and English. */
-function codeLine(c: { scheme: string; code: string; label?: string }, lang: TextLanguage): string {
-	const labels = [c.label];
+/** A code with its label: the feed's own, else the CPV label in the notice's language and English; and the code as published when it differs. */
+function codeLine(c: { scheme: string; code: string; label?: string; as_published?: string }, lang: TextLanguage): string {
+	const labels = [c.as_published, c.label];
 	if (/^cpv$/i.test(c.scheme)) labels.push(cpvLabel(c.code, lang), cpvLabel(c.code, "en"));
 	const named = [...new Set(labels.filter((l): l is string => !!l && !!l.trim()))];
 	return `${c.scheme} ${c.code}${named.length ? ` (${named.join(" / ")})` : ""}`;
@@ -392,7 +392,15 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 		const c = isRecord(item.classification) ? item.classification : null;
 		const code =
 			c && str(c.code)
-				? codeLine({ scheme: str(c.scheme) ?? "", code: str(c.code)!, label: str(c.label) ?? str(c.description) ?? undefined }, lang)
+				? codeLine(
+						{
+							scheme: str(c.scheme) ?? "",
+							code: str(c.code)!,
+							label: str(c.label) ?? str(c.description) ?? undefined,
+							as_published: str(c.as_published) ?? undefined,
+						},
+						lang,
+					)
 				: null;
 		const text = [
 			clip(description, 400),
@@ -426,7 +434,15 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	push("documents", "source_url", str(n.source_url));
 	const ref = str(n.reference_number) ?? str(n.rfp_id);
 	push("reference", "reference_number", ref);
-	for (const c of n.categories ?? []) if (str(c.code)) push("codes", "categories", codeLine(c, lang));
+	// The stored categories keep scheme, code and label; an item's classification also keeps the code as published.
+	const published = new Map<string, string>();
+	for (const item of items) {
+		const c = isRecord(item.classification) ? item.classification : null;
+		if (c && str(c.as_published)) published.set(`${str(c.scheme)} ${str(c.code)}`, str(c.as_published)!);
+	}
+	for (const c of n.categories ?? [])
+		if (str(c.code))
+			push("codes", "categories", codeLine({ ...c, as_published: c.as_published ?? published.get(`${c.scheme} ${c.code}`) }, lang));
 	const setAside = d.set_aside;
 	if (isRecord(setAside))
 		push(

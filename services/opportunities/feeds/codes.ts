@@ -33,14 +33,17 @@ export function normalizeCategory(scheme: unknown, code: unknown, label?: unknow
 	if (!s) return null;
 	let c = String(code).trim().toUpperCase().replace(/\s+/g, "");
 	if (s === "CPV") c = c.replace(/-\d$/, "");
+	// A GSIN code becomes another scheme's code: the source's own form is kept beside it (bidders quote that one).
+	let published: string | undefined;
 	if (scheme.trim().toUpperCase() === "GSIN") {
 		const fsc = /^N(\d{4})/.exec(c);
 		if (!fsc?.[1]) return null;
+		published = `GSIN ${c}`;
 		c = fsc[1];
 	}
 	if (!CODE_SHAPES[s].test(c)) return null;
 	const l = cleanLine(label, 300);
-	return l ? { scheme: s, code: c, label: l } : { scheme: s, code: c };
+	return { scheme: s, code: c, ...(l ? { label: l } : {}), ...(published ? { as_published: published.slice(0, 60) } : {}) };
 }
 
 /**

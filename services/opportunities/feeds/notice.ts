@@ -47,6 +47,8 @@ export const Category = z.object({
 	scheme: CategoryScheme,
 	code: z.string().min(1).max(32),
 	label: Line().optional(),
+	/** The scheme and code as the source wrote them, when normalizing changed more than their spelling ("GSIN N6640" for PSC 6640). */
+	as_published: Line(60).optional(),
 });
 export type Category = z.infer<typeof Category>;
 

@@ -195,7 +195,8 @@ describe("OCDS: record packages, partial releases and status", () => {
 		});
 		const n = out.notices[0] as NormalizedNotice;
 		expect(n.categories[0]).toEqual({ scheme: "CPV", code: "30200000", label: "Computer equipment and supplies" });
-		expect(n.items.map((i) => i.classification)).toEqual([{ scheme: "PSC", code: "7010" }, null]);
+		// The code as the source wrote it stays beside the normalized one: bidders quote "N7010".
+		expect(n.items.map((i) => i.classification)).toEqual([{ scheme: "PSC", code: "7010", as_published: "GSIN N7010" }, null]);
 	});
 
 	it("compiles a partial amendment onto the earlier release (OCDS merge)", () => {
