@@ -213,6 +213,16 @@ export const NormalizedNotice = z.object({
 	/** How and where to submit (Submission); absent when the feed's fields say nothing. */
 	submission: Submission.optional(),
 	estimated_value: z.number().finite().nonnegative().nullable(),
+	/** The lowest value the buyer states (OCDS tender.minValue), beside or instead of the estimate; absent when not stated. */
+	minimum_value: z
+		.object({
+			amount: z.number().finite().nonnegative(),
+			currency: z
+				.string()
+				.regex(/^[A-Z]{3}$/)
+				.nullable(),
+		})
+		.optional(),
 	currency: z
 		.string()
 		.regex(/^[A-Z]{3}$/)

@@ -227,6 +227,13 @@ function submissionOf(tender: Record<string, unknown>): Submission | undefined {
 	return { methods, url, text: url ? null : details };
 }
 
+/** tender.minValue: the lowest value the buyer states; empty when it states none. */
+function minimumValueOf(tender: Record<string, unknown>): { minimum_value?: { amount: number; currency: string | null } } {
+	const min = isRecord(tender.minValue) ? tender.minValue : {};
+	const amount = asAmount(min.amount);
+	return amount === null ? {} : { minimum_value: { amount, currency: asCurrency(min.currency) } };
+}
+
 /** Until when bidders may ask questions (tender.enquiryPeriod.endDate), in UTC and as written; empty when not stated. */
 function enquiryDeadlineOf(tender: Record<string, unknown>): { enquiry_deadline?: string; enquiry_deadline_local?: string } {
 	const end = isRecord(tender.enquiryPeriod) ? tender.enquiryPeriod.endDate : undefined;
@@ -298,6 +305,7 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		...enquiryDeadlineOf(tender),
 		...(submission ? { submission } : {}),
 		estimated_value: asAmount(value.amount),
+		...minimumValueOf(tender),
 		currency: asCurrency(value.currency),
 		set_aside: null,
 		eligibility: cleanText(tender.eligibilityCriteria, LIMITS.eligibility, { html: true }),

@@ -278,6 +278,13 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(linked?.submission).toEqual({ methods: [], url: "https://tenders.example.gov/lodge", text: null });
 	});
 
+	it("reads the minimum value beside the estimate, and leaves it out when the release states none", () => {
+		const [original] = releasesOf("ocds-evaldev-005") as [Json];
+		expect(parseOcds(original).notices[0]).not.toHaveProperty("minimum_value");
+		const tender = { ...(original.tender as Json), minValue: { amount: 875000, currency: "gbp" } };
+		expect(parseOcds({ ...original, tender }).notices[0]?.minimum_value).toEqual({ amount: 875000, currency: "GBP" });
+	});
+
 	it("rejects unusable releases by position and keeps the rest", () => {
 		const [good] = releasesOf("ocds-evaldev-004") as [Json];
 		const out = parseOcds({
