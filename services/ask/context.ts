@@ -290,6 +290,8 @@ const KNOWN_DETAIL_KEYS = new Set([
 	"enquiry_deadline",
 	"enquiry_deadline_local",
 	"submission",
+	"minimum_value",
+	"source_note",
 	"description_url",
 	"versions",
 	"history",
@@ -366,6 +368,9 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	if (methods.includes("electronicAuction")) push("auction", "submission.methods", methodLine("electronicAuction"));
 	if (typeof n.estimated_value === "number")
 		push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
+	const minimum = isRecord(d.minimum_value) ? d.minimum_value : null;
+	if (minimum && typeof minimum.amount === "number")
+		push("value", "minimum_value", `${str(minimum.currency) ? `${str(minimum.currency)} ` : ""}${formatNumber(minimum.amount)}`);
 	const procedure = isRecord(d.procedure) ? d.procedure : null;
 	if (procedure) {
 		const competition = str(procedure.competition) ? `competition ${str(procedure.competition)}` : null;
@@ -474,6 +479,10 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 		const list = Array.isArray(details[key]) ? (details[key] as unknown[]) : [];
 		list.slice(-50).forEach((a, i) => b.add("amendment", amendmentLine(a, i + 1)));
 	}
+	// The source's own note on its latest version (an amendment published with the first version the service saw).
+	const note = str(details.source_note);
+	if (note && !b.passages.some((p) => p.section === "amendment" && p.text.includes(note)))
+		b.add("amendment", `Amendment (as published): ${note}`);
 	const rest: string[] = [];
 	for (const [k, v] of Object.entries(details)) if (!KNOWN_DETAIL_KEYS.has(k)) flatten(v, label(k), rest);
 	for (const line of rest) b.add("detail", line);

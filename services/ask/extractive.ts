@@ -273,11 +273,20 @@ function rank(index: Index, q: QuestionInfo, g: Grounding): Candidate[] {
 			const found = wanted.length ? kindsFound(index, doc, q, g, wanted) : [];
 			if (found.length) total += (found.includes(wanted[0]!) ? 1.2 : 0.8) * unit;
 			for (const n of q.concepts) if (n !== q.asked?.name && doc.concepts.has(n)) total += 0.2 * unit;
+			// With no subject to rank by, a sentence using the question's own words for its topics ("lodged", "responses") is closer.
+			if (!q.subject.length) for (const stem of echoStems(q)) if (doc.tf.has(stem)) total += ECHO_WEIGHT * unit;
 			total *= SECTION_WEIGHT[doc.passage.section] ?? 1;
 			return { doc, score, total };
 		})
 		.filter((c) => c.total > 0)
 		.sort((a, b) => b.total - a.total || a.doc.passage.id - b.doc.passage.id);
+}
+
+/** A question's own words for the topics it names (not the question words): a sentence repeating them is closer. */
+const ECHO_WEIGHT = 0.3;
+const NOT_ECHOED = new Set<ConceptName>(["frame", "polar", "when", "who", "quantity", "amount", "duration", "frequency", "place"]);
+function echoStems(q: QuestionInfo): string[] {
+	return [...q.conceptStems].filter(([n]) => !NOT_ECHOED.has(n)).flatMap(([, stems]) => [...stems]);
 }
 
 /** How much of the subject an item's own description names (numbers as written: "lot 2", "3 ml"). */

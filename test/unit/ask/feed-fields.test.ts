@@ -23,6 +23,8 @@ const release = {
 		enquiryPeriod: { endDate: "2031-01-20T10:00:00-05:00" },
 		submissionMethod: ["written"],
 		submissionMethodDetails: "Las ofertas se entregan en la mesa de partes, en sobre cerrado.",
+		minValue: { amount: 250000, currency: "PYG" },
+		amendments: [{ id: "1", date: "2031-01-10T10:00:00-05:00", rationale: "Adenda 01: se amplía el plazo de consultas." }],
 	},
 };
 
@@ -40,6 +42,12 @@ describe("feed fields in ask's grounding", () => {
 			"method written; details: Las ofertas se entregan en la mesa de partes, en sobre cerrado.",
 		);
 		expect(g.facts.find((f) => f.name === "enquiry_deadline")?.text).toBe("2031-01-20 10:00 (UTC-05:00; 2031-01-20 15:00 UTC)");
+	});
+
+	it("carries the minimum value and the amendment the first version already holds", () => {
+		expect(g.facts.find((f) => f.name === "minimum_value")?.text).toBe("PYG 250,000");
+		expect(answerExtractive(g, "What is the minimum value?").answer).toContain("field minimum_value: PYG 250,000");
+		expect(answerExtractive(g, "¿Qué dice la Adenda 01?").answer).toContain("se amplía el plazo de consultas");
 	});
 
 	it("answers from them in the notice's language and in English", () => {
