@@ -57,6 +57,7 @@ export const CONCEPT_NAMES = [
 	"validity",
 	"payment",
 	"price",
+	"size",
 	"polar",
 ] as const;
 export type ConceptName = (typeof CONCEPT_NAMES)[number];

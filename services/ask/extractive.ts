@@ -248,6 +248,10 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		typedWeak = found.length > 0;
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
+	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
+	// notice's language ("is a parking garage included?") is not answered by that alone.
+	if (c?.name === "scope" && q.subject.length && q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject))
+		return "off_topic";
 	const needed = minCoverage ?? (strong || (anchored && typedWeak) ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : MIN_COVERAGE);
 	if (cov >= needed) return "answers";
 	// The topic named and a strong value of the asked kind: words the notice never uses at all

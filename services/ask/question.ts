@@ -4,7 +4,7 @@
 // notice's language when it is another one: bridge.ts). A follow-up with nothing of its own
 // ("and what about that?") borrows the latest earlier question's topic at half weight.
 import { detectLanguage, isStopword, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
-import { bridge } from "./bridge.ts";
+import { bridge, isGeneralWord } from "./bridge.ts";
 import { CONCEPT_BY_NAME, conceptsIn, conceptTerm, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
 
 export interface SubjectTerm {
@@ -170,6 +170,24 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	return { lang, polar, quantityNoun, concepts, conceptStems, counted, subject, numbers };
 }
 
+/** Languages whose nouns compound ("parkeringshall" holds "parkering"). */
+const COMPOUNDING = new Set<TextLanguage>(["de", "nl", "no", "da", "sv", "fi", "et", "hu"]);
+const MIN_COMPOUND_PART = 5;
+
+/** Whether the notice uses a word: as such, or (in a compounding language) inside a compound. */
+function presentIn(vocabulary: ReadonlySet<string>, lang: TextLanguage): (t: string) => boolean {
+	if (!COMPOUNDING.has(lang)) return (t) => vocabulary.has(t);
+	const words = [...vocabulary];
+	const memo = new Map<string, boolean>();
+	return (t) => {
+		if (vocabulary.has(t)) return true;
+		if (t.length < MIN_COMPOUND_PART) return false;
+		let hit = memo.get(t);
+		if (hit === undefined) memo.set(t, (hit = words.some((w) => w.length > t.length && (w.startsWith(t) || w.endsWith(t)))));
+		return hit;
+	};
+}
+
 /**
  * The question, read against the notice: `noticeLang` is the notice's language and `vocabulary`
  * the stems that occur in it (a translated subject word is kept only if the notice uses it).
@@ -197,10 +215,12 @@ export function analyzeQuestion(
 	}
 	// Asked in another language, a word the notice lacks and the CPV labels cannot translate may
 	// simply be untranslated: it counts where found, and its absence proves nothing.
+	const present = presentIn(vocabulary, noticeLang);
 	const subject = weighted.map((s) => {
-		const bridged = s.literal || lang === noticeLang ? [] : bridge(s.term, lang, noticeLang, vocabulary).filter((t) => t !== s.term);
+		const bridged = s.literal || lang === noticeLang ? [] : bridge(s.term, lang, noticeLang, present).filter((t) => t !== s.term);
 		const alts = s.concept ? [...bridged, conceptTerm(s.concept)] : bridged;
-		const untranslated = lang !== noticeLang && !s.literal && !alts.length && !vocabulary.has(s.term);
+		// A general word carried over ("equipment" as "utstyr") counts where found; its absence proves as little.
+		const untranslated = lang !== noticeLang && !s.literal && !vocabulary.has(s.term) && (!bridged.length || isGeneralWord(s.term, lang));
 		return { ...s, alts, ...(untranslated ? { optional: true } : {}) };
 	});
 	const ranked = [...concepts].sort((a, b) => (CONCEPT_BY_NAME.get(b)?.rank ?? 0) - (CONCEPT_BY_NAME.get(a)?.rank ?? 0));
