@@ -49,6 +49,16 @@ export const CONCEPT_NAMES = [
 	"offer",
 	"scope",
 	"frame",
+	"framework",
+	"samples",
+	"subcontracting",
+	"consortium",
+	"auction",
+	"validity",
+	"payment",
+	"price",
+	"size",
+	"polar",
 ] as const;
 export type ConceptName = (typeof CONCEPT_NAMES)[number];
 /** Structured fields of the normalized notice a concept is answered from. */
@@ -64,6 +74,11 @@ export const FIELDS = [
 	"reference",
 	"codes",
 	"eligibility",
+	"enquiry",
+	"submission",
+	"lots",
+	"framework",
+	"auction",
 ] as const;
 export type Field = (typeof FIELDS)[number];
 
@@ -266,3 +281,7 @@ export function isConceptWord(stem: string, concept: ConceptName, langs: readonl
 
 /** The folded stem of a word in a language (the glossary's and retrieval's unit). */
 export const termOf = (word: string, lang: TextLanguage) => foldOf(stemOf(word.toLowerCase(), lang));
+
+/** The index term that stands for a concept named in a sentence, in whatever language (no word stems to it). */
+export const conceptTerm = (concept: ConceptName) => `#${concept}`;
+export const isConceptTerm = (term: string) => term.startsWith("#");

@@ -22,7 +22,7 @@ export interface AskNotice {
 	rfp_id?: string;
 	reference_number?: string;
 	deadline?: string | null;
-	categories?: { scheme: string; code: string; label?: string }[];
+	categories?: { scheme: string; code: string; label?: string; as_published?: string }[];
 	estimated_value?: number | null;
 	currency?: string | null;
 	source_url?: string | null;
@@ -42,7 +42,7 @@ export interface AskOpportunity {
 	source_status?: string;
 }
 
-export type Section = "title" | "description" | "item" | "eligibility" | "amendment" | "detail" | "signal";
+export type Section = "title" | "description" | "item" | "eligibility" | "submission" | "amendment" | "detail" | "signal";
 
 export interface Passage {
 	/** Position in reading order (answers quote in this order). */
@@ -268,9 +268,9 @@ function amendmentLine(a: unknown, n: number): string | null {
 	return `Amendment${name ? ` ${name}` : ` ${n}`}${when ? ` (${when.slice(0, 10)})` : ""}: ${[...new Set(what)].join(". ")}`;
 }
 
-/** A code with its label: the feed's own, else the CPV label in the notice's language and English. */
-function codeLine(c: { scheme: string; code: string; label?: string }, lang: TextLanguage): string {
-	const labels = [c.label];
+/** A code with its label: the feed's own, else the CPV label in the notice's language and English; and the code as published when it differs. */
+function codeLine(c: { scheme: string; code: string; label?: string; as_published?: string }, lang: TextLanguage): string {
+	const labels = [c.as_published, c.label];
 	if (/^cpv$/i.test(c.scheme)) labels.push(cpvLabel(c.code, lang), cpvLabel(c.code, "en"));
 	const named = [...new Set(labels.filter((l): l is string => !!l && !!l.trim()))];
 	return `${c.scheme} ${c.code}${named.length ? ` (${named.join(" / ")})` : ""}`;
@@ -287,6 +287,11 @@ const KNOWN_DETAIL_KEYS = new Set([
 	"procurement_category",
 	"notice_type",
 	"deadline_local",
+	"enquiry_deadline",
+	"enquiry_deadline_local",
+	"submission",
+	"minimum_value",
+	"source_note",
 	"description_url",
 	"versions",
 	"history",
@@ -320,6 +325,33 @@ function flatten(value: unknown, path: string, out: string[], depth = 0): void {
 	if (isRecord(value)) for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}, ${label(k)}` : label(k), out, depth + 1);
 }
 
+/** What services/opportunities/ingest.ts stores as the issuing body when the feed names none. */
+const UNKNOWN_BUYER = "Unknown buyer";
+
+/** What the procedure's framework value says, in words. */
+const FRAMEWORK_WORDS: Record<string, string> = {
+	agreement: "the notice sets up a framework agreement or a dynamic purchasing system",
+	call_off: "the purchase is a call-off under a framework agreement",
+};
+
+/** A submission method code with its words when they differ ("inPerson (in person)"): the code is what the source states. */
+function methodLine(code: string): string {
+	const words = label(code);
+	return words === code.toLowerCase() ? code : `${code} (${words})`;
+}
+
+/** How to submit (details.submission): the methods, the link and the source's own words. */
+function submissionLine(s: unknown): string | null {
+	if (!isRecord(s)) return str(s);
+	const methods = Array.isArray(s.methods) ? s.methods.map(str).filter((m): m is string => m !== null) : [];
+	const parts = [
+		methods.length ? `method ${methods.map(methodLine).join(", ")}` : null,
+		str(s.url) ? `at ${str(s.url)}` : null,
+		str(s.text) ? `details: ${str(s.text)}` : null,
+	].filter(Boolean);
+	return parts.length ? parts.join("; ") : null;
+}
+
 /** The structured fields as facts, each naming its field. */
 function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	const facts: Fact[] = [];
@@ -328,8 +360,17 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 		if (text && !looksLikeInjection(text)) facts.push({ field, name, text: clip(text.replace(/\s+/g, " ").trim(), 600), ...extra });
 	};
 	if (n.deadline) push("deadline", "deadline", formatDeadline(n.deadline, str(d.deadline_local)));
+	const enquiry = str(d.enquiry_deadline);
+	if (enquiry) push("enquiry", "enquiry_deadline", formatDeadline(enquiry, str(d.enquiry_deadline_local)));
+	push("submission", "submission", submissionLine(d.submission));
+	// An electronic auction is one of the submission methods the feeds name.
+	const methods = isRecord(d.submission) && Array.isArray(d.submission.methods) ? d.submission.methods.map(str) : [];
+	if (methods.includes("electronicAuction")) push("auction", "submission.methods", methodLine("electronicAuction"));
 	if (typeof n.estimated_value === "number")
 		push("value", "estimated_value", `${n.currency ? `${n.currency} ` : ""}${formatNumber(n.estimated_value)}`);
+	const minimum = isRecord(d.minimum_value) ? d.minimum_value : null;
+	if (minimum && typeof minimum.amount === "number")
+		push("value", "minimum_value", `${str(minimum.currency) ? `${str(minimum.currency)} ` : ""}${formatNumber(minimum.amount)}`);
 	const procedure = isRecord(d.procedure) ? d.procedure : null;
 	if (procedure) {
 		const competition = str(procedure.competition) ? `competition ${str(procedure.competition)}` : null;
@@ -338,6 +379,12 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 			"procedure",
 			"procedure",
 			[str(procedure.text) ?? str(procedure.code), kind.length ? `(${kind.join("; ")})` : null].filter(Boolean).join(" "),
+		);
+		const framework = str(procedure.framework);
+		push(
+			"framework",
+			"procedure.framework",
+			framework ? `${framework.replace(/_/g, "-")} (${FRAMEWORK_WORDS[framework] ?? framework})` : null,
 		);
 	}
 	const items = Array.isArray(d.items) ? d.items.filter(isRecord).slice(0, 200) : [];
@@ -350,7 +397,15 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 		const c = isRecord(item.classification) ? item.classification : null;
 		const code =
 			c && str(c.code)
-				? codeLine({ scheme: str(c.scheme) ?? "", code: str(c.code)!, label: str(c.label) ?? str(c.description) ?? undefined }, lang)
+				? codeLine(
+						{
+							scheme: str(c.scheme) ?? "",
+							code: str(c.code)!,
+							label: str(c.label) ?? str(c.description) ?? undefined,
+							as_published: str(c.as_published) ?? undefined,
+						},
+						lang,
+					)
 				: null;
 		const text = [
 			clip(description, 400),
@@ -362,19 +417,37 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 			.join("; ");
 		push("items", `items[${i + 1}]`, text, { about: description, quantity });
 	});
+	// How the purchase is split: the lots the items belong to (two or more; a single lot splits nothing).
+	const lots = new Map<string, string>();
+	for (const item of items) {
+		const lot = str(item.lot);
+		if (lot && !lots.has(lot)) lots.set(lot, str(item.description) ?? str(item.name) ?? str(item.title) ?? "");
+	}
+	if (lots.size >= 2)
+		push("lots", "lots", `${lots.size} lots: ${[...lots].map(([id, about]) => (about ? `${id} (${clip(about, 80)})` : id)).join("; ")}`);
 	const place = placeLine(d.place_of_performance);
 	push("place", "place_of_performance", place);
 	for (const c of Array.isArray(d.contacts) ? d.contacts.filter(isRecord).slice(0, 20) : []) {
 		push("contacts", "contacts", [c.name, c.role, c.email, c.phone, c.telephone].map(str).filter(Boolean).join(", ") || null);
 	}
-	push("buyer", "issuing_body", str(n.issuing_body));
+	// Ingestion stores a placeholder when the feed names no buyer: that states nothing.
+	const buyer = str(n.issuing_body);
+	push("buyer", "issuing_body", buyer === UNKNOWN_BUYER ? null : buyer);
 	for (const doc of Array.isArray(d.documents) ? d.documents.filter(isRecord).slice(0, 100) : []) {
 		push("documents", "documents", [str(doc.title), str(doc.url)].filter(Boolean).join(" — ") || null);
 	}
 	push("documents", "source_url", str(n.source_url));
 	const ref = str(n.reference_number) ?? str(n.rfp_id);
 	push("reference", "reference_number", ref);
-	for (const c of n.categories ?? []) if (str(c.code)) push("codes", "categories", codeLine(c, lang));
+	// The stored categories keep scheme, code and label; an item's classification also keeps the code as published.
+	const published = new Map<string, string>();
+	for (const item of items) {
+		const c = isRecord(item.classification) ? item.classification : null;
+		if (c && str(c.as_published)) published.set(`${str(c.scheme)} ${str(c.code)}`, str(c.as_published)!);
+	}
+	for (const c of n.categories ?? [])
+		if (str(c.code))
+			push("codes", "categories", codeLine({ ...c, as_published: c.as_published ?? published.get(`${c.scheme} ${c.code}`) }, lang));
 	const setAside = d.set_aside;
 	if (isRecord(setAside))
 		push(
@@ -399,10 +472,17 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 			});
 	});
 	if (str(details.eligibility)) b.addText("eligibility", String(details.eligibility));
+	// The source's own words on submitting often say more than how (a briefing, whom to ask): they are text too.
+	const submission = isRecord(details.submission) ? details.submission : null;
+	if (submission && str(submission.text)) b.addText("submission", String(submission.text));
 	for (const key of ["amendments", "versions", "history"]) {
 		const list = Array.isArray(details[key]) ? (details[key] as unknown[]) : [];
 		list.slice(-50).forEach((a, i) => b.add("amendment", amendmentLine(a, i + 1)));
 	}
+	// The source's own note on its latest version (an amendment published with the first version the service saw).
+	const note = str(details.source_note);
+	if (note && !b.passages.some((p) => p.section === "amendment" && p.text.includes(note)))
+		b.add("amendment", `Amendment (as published): ${note}`);
 	const rest: string[] = [];
 	for (const [k, v] of Object.entries(details)) if (!KNOWN_DETAIL_KEYS.has(k)) flatten(v, label(k), rest);
 	for (const line of rest) b.add("detail", line);
@@ -500,7 +580,12 @@ function companyLines(
 
 export function buildGrounding({ notice, opportunity, profile, product }: GroundingInput): Grounding {
 	const n: AskNotice = notice ?? { title: opportunity?.title ?? "", deadline: opportunity?.deadline ?? null };
-	const lang = detectLanguage(`${n.title}\n${n.description ?? ""}`.slice(0, 2000));
+	// The items' descriptions count too: some feeds put all the text there ("Tender Ref 17/01725" and a list of goods).
+	const itemText = (Array.isArray(n.details?.items) ? n.details.items : [])
+		.map((i) => (isRecord(i) ? str(i.description) : null))
+		.filter(Boolean)
+		.join("\n");
+	const lang = detectLanguage(`${n.title}\n${n.description ?? ""}\n${itemText}`.slice(0, 2000));
 	const b = new Builder(lang);
 	const facts = factsOf(n, lang);
 	b.add("title", str(n.title));

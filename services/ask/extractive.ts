@@ -27,6 +27,8 @@ const MIN_COVERAGE_TYPED = 0.3;
 const MIN_COVERAGE_ANCHORED = 0.4;
 /** A count question may be answered without a digit ("three times a day") by a sentence this close to it. */
 const MIN_COVERAGE_UNTYPED_COUNT = 0.75;
+/** A "who" question may be answered without a name by a sentence naming all of its subject. */
+const MIN_COVERAGE_UNTYPED_WHO = 0.9;
 /** Sentences looked at, best first, for one that passes. */
 const CANDIDATES = 12;
 /** A further sentence is quoted when it scores at least this share of the best one. */
@@ -54,6 +56,7 @@ const SECTION_SAYS: Partial<Record<Section, string>> = {
 	amendment: "An amendment to the notice says",
 	signal: "Matching extracted from the notice",
 	detail: "The notice's record says",
+	submission: "The notice's submission details say",
 };
 
 interface Candidate {
@@ -191,8 +194,10 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 			const subject = countedTerms.length ? countedTerms : q.subject.filter((s) => !s.literal);
 			const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
 			const label = (t: { stem: string }) => isConceptWord(t.stem, "lots", langs);
+			// Lots are counted in the notice's own word for them ("zwei Lose", "to delkontrakter").
+			const isCounted = countsLots(q) ? (t: Token) => label(t) || counted(index, subject)(t) : counted(index, subject);
 			const attached = subject.length
-				? hasCountOf(doc.passage.text, index.lang, counted(index, subject), q.numbers, label)
+				? hasCountOf(doc.passage.text, index.lang, isCounted, q.numbers, label)
 				: tokensOf(doc.passage.text, index.lang).some(
 						(t) => /^\d+([.,]\d+)*$/.test(t.word) && !q.numbers.has(t.word) && !/^(19|20)\d\d$/.test(t.word),
 					);
@@ -228,16 +233,25 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		anchored = topical;
 	}
 	const wanted = requiredKinds(q);
-	if (wanted.length) {
+	// A yes/no question is answered by a sentence naming its topic ("no bid bond is required"): no value is needed.
+	if (wanted.length && !(q.polar && anchored && c?.name !== "deadline")) {
 		const found = kindsFound(index, doc, q, g, wanted);
 		if (!found.length) {
 			const untypedCount = c?.name === "frequency" && cov >= MIN_COVERAGE_UNTYPED_COUNT && namesSubject(index, doc, q.subject);
-			if (!untypedCount) return cov >= 0.9 ? "no_value" : "off_topic";
+			// "Who is it for?" may be answered by a description ("a male user in his fifties"), not a name.
+			const untypedWho = c?.name === "who" && cov >= MIN_COVERAGE_UNTYPED_WHO && namesSubject(index, doc, q.subject);
+			// "Where is it specified?": in a document the sentence names ("in annex 1 of the specifications").
+			const inDocument = c?.name === "place" && cov >= MIN_COVERAGE_UNTYPED_COUNT && doc.concepts.has("documents");
+			if (!untypedCount && !untypedWho && !inDocument) return cov >= 0.9 ? "no_value" : "off_topic";
 		}
 		strong = found.some((k) => STRONG_KINDS.has(k));
 		typedWeak = found.length > 0;
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
+	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
+	// notice's language ("is a parking garage included?") is not answered by that alone.
+	if (c?.name === "scope" && q.subject.length && q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject))
+		return "off_topic";
 	const needed = minCoverage ?? (strong || (anchored && typedWeak) ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : MIN_COVERAGE);
 	if (cov >= needed) return "answers";
 	// The topic named and a strong value of the asked kind: words the notice never uses at all
@@ -263,11 +277,20 @@ function rank(index: Index, q: QuestionInfo, g: Grounding): Candidate[] {
 			const found = wanted.length ? kindsFound(index, doc, q, g, wanted) : [];
 			if (found.length) total += (found.includes(wanted[0]!) ? 1.2 : 0.8) * unit;
 			for (const n of q.concepts) if (n !== q.asked?.name && doc.concepts.has(n)) total += 0.2 * unit;
+			// With no subject to rank by, a sentence using the question's own words for its topics ("lodged", "responses") is closer.
+			if (!q.subject.length) for (const stem of echoStems(q)) if (doc.tf.has(stem)) total += ECHO_WEIGHT * unit;
 			total *= SECTION_WEIGHT[doc.passage.section] ?? 1;
 			return { doc, score, total };
 		})
 		.filter((c) => c.total > 0)
 		.sort((a, b) => b.total - a.total || a.doc.passage.id - b.doc.passage.id);
+}
+
+/** A question's own words for the topics it names (not the question words): a sentence repeating them is closer. */
+const ECHO_WEIGHT = 0.3;
+const NOT_ECHOED = new Set<ConceptName>(["frame", "polar", "when", "who", "quantity", "amount", "duration", "frequency", "place"]);
+function echoStems(q: QuestionInfo): string[] {
+	return [...q.conceptStems].filter(([n]) => !NOT_ECHOED.has(n)).flatMap(([, stems]) => [...stems]);
 }
 
 /** How much of the subject an item's own description names (numbers as written: "lot 2", "3 ml"). */
@@ -301,13 +324,22 @@ function selectItems(index: Index, facts: Fact[], q: QuestionInfo, quantityOnly:
 		.slice(0, MAX_ITEMS);
 }
 
+/** "How many lots": what the question counts is named by the lots concept's own words. */
+const countsLots = (q: QuestionInfo) => q.counted.length > 0 && q.counted.every((stem) => isConceptWord(stem, "lots", [q.lang]));
+
 /** The structured fields that answer the question, if it asks about one the notice has. */
 function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {
 	const c = q.asked;
+	if (c?.name === "quantity" && countsLots(q)) {
+		const lots = g.facts.filter((f) => f.field === "lots");
+		if (lots.length) return lots;
+	}
 	if (!c?.fields) return [];
 	for (const field of c.fields) {
 		const facts = g.facts.filter((f) => f.field === field);
 		if (!facts.length) continue;
+		// The enquiry field is a date: it answers until when questions may be asked, not how or to whom.
+		if (field === "enquiry" && !q.concepts.some((n) => n === "when" || n === "deadline")) continue;
 		if (field === "items") {
 			const chosen = selectItems(index, facts, q, c.name === "quantity");
 			if (chosen.length) return chosen;

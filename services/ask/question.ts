@@ -4,8 +4,8 @@
 // notice's language when it is another one: bridge.ts). A follow-up with nothing of its own
 // ("and what about that?") borrows the latest earlier question's topic at half weight.
 import { detectLanguage, isStopword, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
-import { bridge } from "./bridge.ts";
-import { CONCEPT_BY_NAME, conceptsIn, type Concept, type ConceptName } from "./concepts.ts";
+import { bridge, isGeneralWord } from "./bridge.ts";
+import { CONCEPT_BY_NAME, conceptsIn, conceptTerm, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
 
 export interface SubjectTerm {
 	/** Folded stem in the question's language. */
@@ -17,6 +17,8 @@ export interface SubjectTerm {
 	literal: boolean;
 	/** Asked in another language and not carried over into the notice's: counts only where found. */
 	optional?: boolean;
+	/** The glossary concept the word names ("framework", "samples"): a sentence naming it in any language has the word. */
+	concept?: ConceptName;
 }
 
 export interface QuestionInfo {
@@ -34,6 +36,8 @@ export interface QuestionInfo {
 	/** What "how many" counts: the words right after it ("how many crew members" counts crew members, not tablets). */
 	counted: string[];
 	aboutCompany: boolean;
+	/** A yes/no question ("Are variants accepted?", "Czy ...", "Onko ..."): a sentence naming the topic answers it, whatever value it holds. */
+	polar: boolean;
 }
 
 const LITERAL_WEIGHT = 2;
@@ -67,9 +71,11 @@ function questionLanguage(question: string, noticeLang: TextLanguage): TextLangu
 	return best;
 }
 
-/** The concept a question asks about, from the concepts it names. */
-function askedConcept(names: Set<ConceptName>): Concept | null {
+/** The concept a question asks about, from the concepts it names (and whether it is a yes/no question). */
+function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 	const has = (n: ConceptName) => names.has(n);
+	// "Can tenders be submitted for several lots?" asks about the lots, not how to submit.
+	if (polar && has("lots") && has("submission")) return CONCEPT_BY_NAME.get("lots")!;
 	// "When are offers due", "bis wann ... Angebote eingehen": the date asked is the tender deadline,
 	// unless the question is about when questions may be asked.
 	if (has("when") && (has("offer") || has("submission")) && !has("enquiry") && !has("start") && !has("duration"))
@@ -90,10 +96,13 @@ function askedConcept(names: Set<ConceptName>): Concept | null {
 
 interface Analysis {
 	lang: TextLanguage;
+	polar: boolean;
+	/** A quantity named by a noun after a leading question word ("where are the quantities ..."): not what is asked. */
+	quantityNoun: boolean;
 	concepts: Set<ConceptName>;
 	conceptStems: Map<ConceptName, Set<string>>;
 	counted: string[];
-	subject: { term: string; literal: boolean; weight: number }[];
+	subject: { term: string; literal: boolean; weight: number; concept?: ConceptName }[];
 	numbers: Set<string>;
 }
 
@@ -103,24 +112,36 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	const concepts = new Set<ConceptName>();
 	const conceptStems = new Map<ConceptName, Set<string>>();
 	for (const h of hits) {
-		if (h.concept === "frame") continue;
+		if (h.concept === "frame" || h.concept === "polar") continue;
 		concepts.add(h.concept);
 		conceptStems.set(h.concept, new Set([...(conceptStems.get(h.concept) ?? []), ...h.stems]));
 	}
 	// The words of the asked concept, of the frame and of what only qualifies the question ("when",
 	// "who", and tenders when the question is about their deadline or submission) name no subject;
 	// the words of any other concept do ("service response time": the response is the subject).
-	const asked = askedConcept(concepts);
-	const spent = new Set<ConceptName>(["frame", "when", "who", "scope", "quantity", "amount", "duration", "frequency", "place"]);
+	// Yes/no questions open with an auxiliary or a question particle (the glossary's "polar" words), not a question word.
+	const polar = !!tokens[0] && isConceptWord(tokens[0].stem, "polar", [lang]);
+	// "Where are the quantities specified?": a question word leading the question asks; the quantity named later is its subject.
+	const leading = hits.find((h) => h.from === 0)?.concept;
+	const quantityNoun = (leading === "place" || leading === "when") && !hits.some((h) => h.concept === "quantity" && h.from <= 1);
+	const asked = askedConcept(quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, polar);
+	const spent = new Set<ConceptName>(["frame", "polar", "when", "who", "scope", "quantity", "amount", "duration", "frequency", "place"]);
 	if (asked) spent.add(asked.name);
 	if (asked && ["deadline", "submission", "contact", "enquiry", "evaluation", "security", "option"].includes(asked.name))
 		spent.add("offer");
 	if (asked?.name === "deadline") spent.add("submission");
 	if (asked?.name === "contact" || asked?.name === "enquiry") spent.add("enquiry").add("submission").add("contact");
+	// "The deadline for questions": the deadline only qualifies what is asked.
+	if (asked?.name === "enquiry") spent.add("deadline");
 	const used = new Set<number>();
 	const secondary = new Set<number>();
-	for (const h of hits) for (let k = h.from; k <= h.to; k++) (spent.has(h.concept) && !h.compound ? used : secondary).add(k);
-	const subject: { term: string; literal: boolean; weight: number }[] = [];
+	// A word of a topic the question names besides the one asked stands for that topic in the notice's words too.
+	const conceptAt = new Map<number, ConceptName>();
+	for (const h of hits) {
+		for (let k = h.from; k <= h.to; k++) (spent.has(h.concept) && !h.compound ? used : secondary).add(k);
+		if (!spent.has(h.concept) && !h.compound) for (let k = h.from; k <= h.to; k++) conceptAt.set(k, h.concept);
+	}
+	const subject: Analysis["subject"] = [];
 	const numbers = new Set<string>();
 	tokens.forEach((t, i) => {
 		if (/^\d/.test(t.word)) numbers.add(t.word);
@@ -129,8 +150,14 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		const literal = /\d/.test(t.word);
 		// A number in a question identifies what it asks about ("phase 2", "lot 3"): it weighs double.
 		const term = literal ? t.word : t.stem;
+		const concept = conceptAt.get(i);
 		if (!subject.some((s) => s.term === term))
-			subject.push({ term, literal, weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1) });
+			subject.push({
+				term,
+				literal,
+				weight: (secondary.has(i) ? SECONDARY_WEIGHT : 1) * (literal ? LITERAL_WEIGHT : 1),
+				...(concept ? { concept } : {}),
+			});
 	});
 	// The counted phrase: content words after the count word, up to the first function or frame word.
 	const counted: string[] = [];
@@ -140,7 +167,25 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		while (k < tokens.length && isStopword(tokens[k]!.word, lang) && counted.length === 0) k++;
 		for (; k < tokens.length && !used.has(k) && !isStopword(tokens[k]!.word, lang); k++) counted.push(tokens[k]!.stem);
 	}
-	return { lang, concepts, conceptStems, counted, subject, numbers };
+	return { lang, polar, quantityNoun, concepts, conceptStems, counted, subject, numbers };
+}
+
+/** Languages whose nouns compound ("parkeringshall" holds "parkering"). */
+const COMPOUNDING = new Set<TextLanguage>(["de", "nl", "no", "da", "sv", "fi", "et", "hu"]);
+const MIN_COMPOUND_PART = 5;
+
+/** Whether the notice uses a word: as such, or (in a compounding language) inside a compound. */
+function presentIn(vocabulary: ReadonlySet<string>, lang: TextLanguage): (t: string) => boolean {
+	if (!COMPOUNDING.has(lang)) return (t) => vocabulary.has(t);
+	const words = [...vocabulary];
+	const memo = new Map<string, boolean>();
+	return (t) => {
+		if (vocabulary.has(t)) return true;
+		if (t.length < MIN_COMPOUND_PART) return false;
+		let hit = memo.get(t);
+		if (hit === undefined) memo.set(t, (hit = words.some((w) => w.length > t.length && (w.startsWith(t) || w.endsWith(t)))));
+		return hit;
+	};
 }
 
 /**
@@ -155,7 +200,7 @@ export function analyzeQuestion(
 ): QuestionInfo {
 	const own = analyze(question, noticeLang);
 	let concepts = own.concepts;
-	const weighted: { term: string; literal: boolean; weight: number }[] = own.subject.map((s) => ({ ...s }));
+	const weighted: Analysis["subject"] = own.subject.map((s) => ({ ...s }));
 	let lang = own.lang;
 	const hasTopic = [...concepts].some((n) => (CONCEPT_BY_NAME.get(n)?.rank ?? 0) > 4) || weighted.length > 0;
 	if (!hasTopic) {
@@ -170,9 +215,12 @@ export function analyzeQuestion(
 	}
 	// Asked in another language, a word the notice lacks and the CPV labels cannot translate may
 	// simply be untranslated: it counts where found, and its absence proves nothing.
+	const present = presentIn(vocabulary, noticeLang);
 	const subject = weighted.map((s) => {
-		const alts = s.literal || lang === noticeLang ? [] : bridge(s.term, lang, noticeLang, vocabulary).filter((t) => t !== s.term);
-		const untranslated = lang !== noticeLang && !s.literal && !alts.length && !vocabulary.has(s.term);
+		const bridged = s.literal || lang === noticeLang ? [] : bridge(s.term, lang, noticeLang, present).filter((t) => t !== s.term);
+		const alts = s.concept ? [...bridged, conceptTerm(s.concept)] : bridged;
+		// A general word carried over ("equipment" as "utstyr") counts where found; its absence proves as little.
+		const untranslated = lang !== noticeLang && !s.literal && !vocabulary.has(s.term) && (!bridged.length || isGeneralWord(s.term, lang));
 		return { ...s, alts, ...(untranslated ? { optional: true } : {}) };
 	});
 	const ranked = [...concepts].sort((a, b) => (CONCEPT_BY_NAME.get(b)?.rank ?? 0) - (CONCEPT_BY_NAME.get(a)?.rank ?? 0));
@@ -180,11 +228,12 @@ export function analyzeQuestion(
 		text: question,
 		lang,
 		concepts: ranked,
-		asked: askedConcept(concepts),
+		asked: askedConcept(own.quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, own.polar),
 		subject,
 		numbers: own.numbers,
 		conceptStems: own.conceptStems,
 		counted: own.counted,
 		aboutCompany: wordsOf(question).some((w) => SELF_WORDS.has(w)),
+		polar: own.polar,
 	};
 }

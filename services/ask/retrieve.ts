@@ -1,5 +1,5 @@
 import type { TextLanguage } from "../../shared/text/index.ts";
-import { conceptsIn, type ConceptName } from "./concepts.ts";
+import { conceptsIn, conceptTerm, isConceptTerm, type ConceptName } from "./concepts.ts";
 import type { Grounding, Passage } from "./context.ts";
 import type { SubjectTerm } from "./question.ts";
 import { kindsIn, tokensOf, type Token, type ValueKind } from "./values.ts";
@@ -15,6 +15,8 @@ const K1 = 1.2;
 const B = 0.3;
 /** A term that appears only in a sentence's heading (list heading, item name) counts this much. */
 const LEAD_WEIGHT = 0.5;
+/** The BM25 weight of a general word carried over from the question's language. */
+const GENERAL_WEIGHT = 0.3;
 /** Compounding languages: a subject word may sit inside a longer word of the notice. */
 const COMPOUNDING = new Set<TextLanguage>(["de", "nl", "no", "da", "sv", "fi", "et", "hu"]);
 
@@ -62,6 +64,11 @@ export function indexOf(g: Grounding): Index {
 		const concepts = new Map<ConceptName, number>();
 		for (const h of conceptsIn(`${passage.lead ? `${passage.lead}: ` : ""}${passage.text}`, langs).hits)
 			concepts.set(h.concept, (concepts.get(h.concept) ?? 0) + 1);
+		// A question word naming a concept finds the sentences naming it in their own words.
+		for (const [c, n] of concepts) {
+			tf.set(conceptTerm(c), n);
+			df.set(conceptTerm(c), (df.get(conceptTerm(c)) ?? 0) + 1);
+		}
 		return { passage, tokens, tf, length: tokens.length, concepts };
 	});
 	for (const f of g.facts) for (const t of tokensOf(f.text, g.lang)) vocabulary.add(t.stem);
@@ -99,15 +106,21 @@ function sharedPrefix(a: string, b: string): number {
 export function termFrequency(index: Index, tf: Map<string, number>, s: SubjectTerm): number {
 	let best = tf.get(s.term) ?? 0;
 	for (const a of s.alts) best = Math.max(best, tf.get(a) ?? 0);
-	// A compound ends with its head ("oppvarmingsovner" is a kind of "ovn") and may begin with a longer word.
-	if (best === 0 && !s.literal && s.term.length >= 3 && COMPOUNDING.has(index.lang)) {
-		for (const [t, n] of tf)
-			if (t.length > s.term.length && (t.endsWith(s.term) || (s.term.length >= 5 && t.startsWith(s.term)))) best = Math.max(best, n * 0.8);
+	// A compound ends with its head ("oppvarmingsovner" is a kind of "ovn") and may begin with a longer word; so for a
+	// word carried over from another language ("bouw" in "nieuwbouw").
+	if (best === 0 && !s.literal && COMPOUNDING.has(index.lang)) {
+		for (const term of [s.term, ...s.alts.filter((a) => !isConceptTerm(a))]) {
+			if (term.length < 3) continue;
+			for (const [t, n] of tf)
+				if (t.length > term.length && !isConceptTerm(t) && (t.endsWith(term) || (term.length >= 5 && t.startsWith(term))))
+					best = Math.max(best, n * 0.8);
+		}
 	}
 	// Inflections the stemmer leaves apart ("transportida" / "transpordib"): a long shared beginning.
 	if (best === 0 && !s.literal && s.term.length >= MIN_SHARED_PREFIX) {
 		for (const [t, n] of tf)
-			if (sharedPrefix(t, s.term) >= Math.max(MIN_SHARED_PREFIX, 0.75 * Math.min(t.length, s.term.length))) best = Math.max(best, n * 0.7);
+			if (!isConceptTerm(t) && sharedPrefix(t, s.term) >= Math.max(MIN_SHARED_PREFIX, 0.75 * Math.min(t.length, s.term.length)))
+				best = Math.max(best, n * 0.7);
 	}
 	return best;
 }
@@ -128,7 +141,8 @@ export function bm25(index: Index, doc: Indexed, subject: SubjectTerm[]): number
 	for (const s of subject) {
 		const tf = termFrequency(index, doc.tf, s);
 		if (tf === 0) continue;
-		const w = weightOf(index, s) * s.weight;
+		// A general word carried over from another language ("equipment" as "udstyr") ranks little: it says little.
+		const w = weightOf(index, s) * s.weight * (s.optional && s.alts.length ? GENERAL_WEIGHT : 1);
 		total += (w * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * doc.length) / Math.max(1, index.avgLength)));
 	}
 	return total;

@@ -20,6 +20,7 @@ export const VALUE_KINDS = [
 	"count",
 	"number",
 	"duration",
+	"measure",
 	"percent",
 	"email",
 	"phone",
@@ -40,6 +41,7 @@ export const STRONG_KINDS: ReadonlySet<ValueKind> = new Set([
 	"count",
 	"number",
 	"duration",
+	"measure",
 	"percent",
 	"email",
 	"phone",
@@ -53,7 +55,30 @@ interface LocaleWords {
 	timeUnits: Set<string>;
 	/** Currency words: ISO codes (upper case), symbols and lower-cased name words. */
 	currencies: Set<string>;
+	/** Units of length, area, mass and volume (names and symbols, folded): "225 meter", "5 200 m", "12 kg". */
+	measureUnits: Set<string>;
 }
+
+/** Units a size or an amount of stuff is given in (the runtime's unit data names them in each language). */
+const MEASURE_UNITS = [
+	"millimeter",
+	"centimeter",
+	"meter",
+	"kilometer",
+	"inch",
+	"foot",
+	"yard",
+	"mile",
+	"hectare",
+	"acre",
+	"gram",
+	"kilogram",
+	"pound",
+	"ounce",
+	"milliliter",
+	"liter",
+	"gallon",
+];
 
 /** Currencies whose symbols and names are looked up (codes of every currency are known anyway). */
 const NAMED_CURRENCIES = [
@@ -101,6 +126,7 @@ function localeWords(lang: TextLanguage): LocaleWords {
 	const months = new Set<string>();
 	const timeUnits = new Set<string>();
 	const currencies = new Set<string>();
+	const measureUnits = new Set<string>();
 	for (const l of new Set([lang, "en"] as const)) {
 		const locale = l === "no" ? "nb" : l;
 		for (let m = 0; m < 12; m++) {
@@ -120,6 +146,14 @@ function localeWords(lang: TextLanguage): LocaleWords {
 				for (const n of [1, 2, 5, 12, 21]) {
 					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
 					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) timeUnits.add(foldOf(stemOf(w, l)));
+				}
+			}
+		}
+		for (const unit of MEASURE_UNITS) {
+			for (const display of ["long", "short", "narrow"] as const) {
+				for (const n of [1, 2, 5]) {
+					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
+					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) measureUnits.add(foldOf(stemOf(w, l)));
 				}
 			}
 		}
@@ -165,7 +199,10 @@ function localeWords(lang: TextLanguage): LocaleWords {
 			}
 		}
 	}
-	const out = { months, timeUnits, currencies };
+	// Squared and cubed metres and units of energy the runtime does not name.
+	for (const symbol of ["m2", "m²", "m3", "m³", "km2", "km²", "kwh", "mwh", "gwh", "kw", "mw", "tonn", "tonne", "tonnes", "ton", "tons"])
+		measureUnits.add(foldOf(symbol));
+	const out = { months, timeUnits, currencies, measureUnits };
 	localeCache.set(lang, out);
 	return out;
 }
@@ -285,6 +322,11 @@ function isCountUnit(text: string, t: Token | undefined): boolean {
 }
 
 /** Whether a token is a plain number that may count or measure something (not a year, a date part). */
+/** A unit of length, area, mass or volume ("meter", "m", "m²", "kg", "MWh"). */
+function isMeasureUnit(t: Token | undefined, lw: LocaleWords): boolean {
+	return !!t && (lw.measureUnits.has(t.folded) || lw.measureUnits.has(t.stem));
+}
+
 function plainNumber(t: Token | undefined): boolean {
 	return !!t && NUMBER.test(t.word) && !YEAR.test(t.word);
 }
@@ -357,6 +399,7 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (MODEL_RE.test(text)) kinds.add("model");
 	if (hasAddress(text, lang, lw)) kinds.add("address");
 	if (tokens.some((t, i) => plainNumber(t) && isCountUnit(text, tokens[i + 1]))) kinds.add("count");
+	if (tokens.some((t, i) => plainNumber(t) && isMeasureUnit(tokens[i + 1], lw))) kinds.add("measure");
 	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? "")))
 		kinds.add("number");
 	// Capitalized words name someone, except in German, where every noun is capitalized.

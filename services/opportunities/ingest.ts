@@ -40,6 +40,12 @@ export function storedFields(n: StoredNotice, now: Date) {
 			procurement_category: n.procurement_category,
 			procedure: n.procedure,
 			deadline_local: n.deadline_local ?? null,
+			enquiry_deadline: n.enquiry_deadline ?? null,
+			enquiry_deadline_local: n.enquiry_deadline_local ?? null,
+			submission: n.submission ?? null,
+			minimum_value: n.minimum_value ?? null,
+			// What the source says its latest version changed (an OCDS amendment's rationale): notice text for ask.
+			source_note: n.version.note,
 			description_url: n.description_url,
 			versions: n.history,
 		},

@@ -11,7 +11,10 @@ export function normalizeCategory(scheme: unknown, code: unknown, label?: unknow
 	const c = categoryCode(scheme, code);
 	if (!c) return null;
 	const l = cleanLine(label, 300);
-	return l ? { ...c, label: l } : c;
+	// A GSIN code becomes another scheme's code: the source's own form is kept beside it (bidders quote that one).
+	const raw =
+		typeof scheme === "string" && scheme.trim().toUpperCase() === "GSIN" ? String(code).trim().toUpperCase().replace(/\s+/g, "") : null;
+	return { ...c, ...(l ? { label: l } : {}), ...(raw ? { as_published: `GSIN ${raw}`.slice(0, 60) } : {}) };
 }
 
 /** A national catalogue built on UNSPSC: the UNSPSC commodity its id starts with (shared/taxonomy/categories.ts). */

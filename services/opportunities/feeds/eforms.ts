@@ -3,7 +3,7 @@ import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assembl
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
-import type { Category, Contact, NoticeDocument, NoticeItem, NoticeStatus, ParseResult, Place, Procedure } from "./notice.ts";
+import type { Category, Contact, NoticeDocument, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, Submission } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { EFORMS_FRAMEWORK_CODES, EFORMS_NOTICE_TYPES, EFORMS_PROCEDURES, kindOfCode, procedureOf } from "./procedure.ts";
 import { cleanEmail, cleanLine, cleanText, safeUrl, truncate } from "./text.ts";
@@ -91,6 +91,39 @@ function deadlineOf(lot: XmlElement): { utc: string; local: string | null } | nu
 	const text = joinDateAndTime(textAt(period, "cbc:EndDate"), textAt(period, "cbc:EndTime"));
 	const utc = parseInstant(text, DEADLINE_RULES);
 	return utc ? { utc, local: parseLocal(text, DEADLINE_RULES) } : null;
+}
+
+/** The earliest of the lots' BT-13 additional-information deadlines: until when bidders may ask questions. */
+function enquiryDeadlineOf(lots: XmlElement[]): { enquiry_deadline?: string; enquiry_deadline_local?: string } {
+	let best: { utc: string; text: string } | null = null;
+	for (const lot of lots) {
+		const period = first(lot, "cac:TenderingProcess/cac:AdditionalInformationRequestPeriod");
+		const text = joinDateAndTime(textAt(period, "cbc:EndDate"), textAt(period, "cbc:EndTime"));
+		const utc = parseInstant(text, DEADLINE_RULES);
+		if (utc && text && (!best || utc < best.utc)) best = { utc, text };
+	}
+	if (!best) return {};
+	const local = parseLocal(best.text, DEADLINE_RULES);
+	return { enquiry_deadline: best.utc, ...(local ? { enquiry_deadline_local: local } : {}) };
+}
+
+/** BT-17 esubmission codes in the OCDS submissionMethod vocabulary (non-electronic submission is written: by post or by hand). */
+const ESUBMISSION: Record<string, string[]> = {
+	required: ["electronicSubmission"],
+	allowed: ["electronicSubmission", "written"],
+	"not-allowed": ["written"],
+};
+
+/** How to submit: the lots' BT-17 esubmission codes and BT-18 submission URL; undefined when neither is given. */
+function submissionOf(lots: XmlElement[]): Submission | undefined {
+	const codes = lots.flatMap((l) =>
+		all(l, "cac:TenderingProcess/cbc:SubmissionMethodCode")
+			.filter((c) => !c.attrs.listName || c.attrs.listName === "esubmission")
+			.flatMap((c) => ESUBMISSION[c.text] ?? []),
+	);
+	const url = lots.map((l) => safeUrl(textAt(l, "cac:TenderingTerms/cac:TenderRecipientParty/cbc:EndpointID"))).find((u) => u) ?? null;
+	const methods = [...new Set(url && !codes.length ? ["electronicSubmission"] : codes)];
+	return methods.length || url ? { methods, url, text: null } : undefined;
 }
 
 function documentsOf(terms: XmlElement[]): NoticeDocument[] {
@@ -232,6 +265,7 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 	const place = placeOf(first(location, "cac:Address"), textIn(location, "cbc:Description"));
 	const estimate = estimateOf(procedure, lots);
 	const reasonCode = textAt(changes, "efac:ChangeReason/cbc:ReasonCode");
+	const submission = submissionOf(lots);
 	const versionNumber = Number.parseInt(versionId ?? "", 10);
 
 	return {
@@ -257,6 +291,8 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		deadline: firstDeadline?.utc ?? null,
 		deadline_local: firstDeadline?.local ?? null,
 		published_at: issued,
+		...enquiryDeadlineOf(lots),
+		...(submission ? { submission } : {}),
 		estimated_value: estimate?.value ?? null,
 		currency: estimate?.currency ?? null,
 		set_aside: reserved ? { code: null, text: truncate(reserved, 500) } : null,

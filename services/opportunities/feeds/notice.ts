@@ -13,6 +13,7 @@ export const LIMITS = {
 	line: 300,
 	description: 20_000,
 	eligibility: 4_000,
+	submission: 4_000,
 	note: 2_000,
 	url: 2_048,
 	items: 200,
@@ -26,6 +27,9 @@ export const LIMITS = {
 
 /** UTC instant with a trailing Z and whole seconds, e.g. 2020-04-03T11:00:00Z (dates.ts writes these). */
 export const UtcInstant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "Expected a UTC instant such as 2020-04-03T11:00:00Z");
+
+/** A time as the buyer wrote it: local wall time and UTC offset ("2038-01-29T13:00+02:00"). */
+const LocalTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
 
 const Line = (max: number = LIMITS.line) => z.string().max(max);
 const HttpUrl = z
@@ -44,6 +48,8 @@ export const Category = z.object({
 	scheme: CategoryScheme,
 	code: z.string().min(1).max(32),
 	label: Line().optional(),
+	/** The scheme and code as the source wrote them, when normalizing changed more than their spelling ("GSIN N6640" for PSC 6640). */
+	as_published: Line(60).optional(),
 });
 export type Category = z.infer<typeof Category>;
 
@@ -144,6 +150,24 @@ export const SetAside = z.object({
 });
 export type SetAside = z.infer<typeof SetAside>;
 
+/** OCDS submissionMethod codelist: the vocabulary every feed's submission method is put in. */
+export const SUBMISSION_METHODS = ["electronicSubmission", "electronicAuction", "written", "inPerson"] as const;
+
+/**
+ * How and where tenders are submitted, as the feed's own fields say it (not its text): what a bid
+ * manager asks first after the deadline. Optional and left out when the feed says nothing, so
+ * notices without it keep their content hash.
+ */
+export const Submission = z.object({
+	/** OCDS submissionMethod codes (SUBMISSION_METHODS; another code a publisher uses is kept as given). */
+	methods: z.array(Line(100)).max(10),
+	/** Where to submit electronically: eForms BT-18 (TenderRecipientParty/EndpointID), TED URL_PARTICIPATION, an OCDS details field that is a link. */
+	url: HttpUrl.nullable(),
+	/** The source's own words: OCDS submissionMethodDetails, the address TED names for submissions. */
+	text: Line(LIMITS.submission).nullable(),
+});
+export type Submission = z.infer<typeof Submission>;
+
 export const NoticeVersion = z.object({
 	/** The source's own name for this version: OCDS release id, `<notice id>-<VersionID>` (eForms), SAM noticeId. */
 	label: z.string().min(1).max(LIMITS.id),
@@ -181,13 +205,25 @@ export const NormalizedNotice = z.object({
 	categories: z.array(Category).max(LIMITS.categories),
 	deadline: UtcInstant.nullable(),
 	/** The deadline as the buyer wrote it: local wall time and UTC offset ("2038-01-29T13:00+02:00"). */
-	deadline_local: z
-		.string()
-		.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[+-]\d{2}:\d{2}$/)
-		.nullable()
-		.optional(),
+	deadline_local: LocalTime.nullable().optional(),
 	published_at: UtcInstant.nullable(),
+	/** Until when bidders may ask questions: OCDS tender.enquiryPeriod.endDate, eForms BT-13. Absent when the feed states none. */
+	enquiry_deadline: UtcInstant.optional(),
+	/** The same as the buyer wrote it, local wall time and UTC offset (like deadline_local). */
+	enquiry_deadline_local: LocalTime.optional(),
+	/** How and where to submit (Submission); absent when the feed's fields say nothing. */
+	submission: Submission.optional(),
 	estimated_value: z.number().finite().nonnegative().nullable(),
+	/** The lowest value the buyer states (OCDS tender.minValue), beside or instead of the estimate; absent when not stated. */
+	minimum_value: z
+		.object({
+			amount: z.number().finite().nonnegative(),
+			currency: z
+				.string()
+				.regex(/^[A-Z]{3}$/)
+				.nullable(),
+		})
+		.optional(),
 	currency: z
 		.string()
 		.regex(/^[A-Z]{3}$/)

@@ -3,7 +3,7 @@ import { asAmount, asArray, asCurrency, Collector, isRecord, line, placeOrNull, 
 import { normalizeCategory, procurementCategory, unspscBased } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { parseInstant, parseLocal } from "./dates.ts";
-import type { Contact, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, ProcurementCategory } from "./notice.ts";
+import type { Contact, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, ProcurementCategory, Submission } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfProcedureName } from "../../../shared/procedure-names.ts";
 import { kindOfCode, OCDS_METHODS, procedureOf } from "./procedure.ts";
@@ -208,6 +208,40 @@ function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
 	});
 }
 
+/**
+ * How to submit: tender.submissionMethod (codelist) and tender.submissionMethodDetails (free text,
+ * any language; a publisher that puts only a link there names where to submit). Undefined when
+ * neither is given, so notices without them keep their content hash.
+ */
+function submissionOf(tender: Record<string, unknown>): Submission | undefined {
+	const methods = [
+		...new Set(
+			asArray(tender.submissionMethod)
+				.map((m) => line(m, 100))
+				.filter((m) => m !== null),
+		),
+	].slice(0, 10);
+	const details = cleanText(tender.submissionMethodDetails, LIMITS.submission, { html: true });
+	const url = details && /^\S+$/.test(details) ? safeUrl(details) : null;
+	if (!methods.length && !details) return undefined;
+	return { methods, url, text: url ? null : details };
+}
+
+/** tender.minValue: the lowest value the buyer states; empty when it states none. */
+function minimumValueOf(tender: Record<string, unknown>): { minimum_value?: { amount: number; currency: string | null } } {
+	const min = isRecord(tender.minValue) ? tender.minValue : {};
+	const amount = asAmount(min.amount);
+	return amount === null ? {} : { minimum_value: { amount, currency: asCurrency(min.currency) } };
+}
+
+/** Until when bidders may ask questions (tender.enquiryPeriod.endDate), in UTC and as written; empty when not stated. */
+function enquiryDeadlineOf(tender: Record<string, unknown>): { enquiry_deadline?: string; enquiry_deadline_local?: string } {
+	const end = isRecord(tender.enquiryPeriod) ? tender.enquiryPeriod.endDate : undefined;
+	const utc = parseInstant(end, DEADLINES);
+	const local = parseLocal(end, DEADLINES);
+	return utc ? { enquiry_deadline: utc, ...(local ? { enquiry_deadline_local: local } : {}) } : {};
+}
+
 interface Version {
 	release: Record<string, unknown>;
 	date: string;
@@ -235,6 +269,7 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 	const documents = asArray(tender.documents).filter(isRecord);
 	const tags = asArray(version.release.tag).filter((t) => typeof t === "string");
 	const delivery = items.map((i) => addressOf(i.deliveryAddress)).find((p) => p !== null);
+	const submission = submissionOf(tender);
 
 	return {
 		source: ocdsSource(ocid),
@@ -267,7 +302,10 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		deadline: parseInstant(period.endDate, DEADLINES),
 		deadline_local: parseLocal(period.endDate, DEADLINES),
 		published_at: parseInstant(period.startDate, DATES) ?? firstDate,
+		...enquiryDeadlineOf(tender),
+		...(submission ? { submission } : {}),
 		estimated_value: asAmount(value.amount),
+		...minimumValueOf(tender),
 		currency: asCurrency(value.currency),
 		set_aside: null,
 		eligibility: cleanText(tender.eligibilityCriteria, LIMITS.eligibility, { html: true }),

@@ -16,7 +16,7 @@ import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assembl
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
-import type { Category, NoticeItem, NoticeStatus, ParseResult, Procedure } from "./notice.ts";
+import type { Category, NoticeItem, NoticeStatus, ParseResult, Procedure, Submission } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfCode, procedureOf, TED_DOCUMENT_TYPES, TED_PROCEDURES } from "./procedure.ts";
 import { cleanEmail, cleanLine, cleanText, safeUrl } from "./text.ts";
@@ -97,6 +97,34 @@ function estimateOf(objectContract: XmlElement | undefined): { value: number; cu
 	return { value: known.reduce((sum, p) => sum + p.value, 0), currency: known[0]?.currency ?? null };
 }
 
+/** An address element (ADDRESS_CONTRACTING_BODY, ADDRESS_PARTICIPATION) as one line. */
+function addressLine(el: XmlElement | undefined): string | null {
+	if (!el) return null;
+	const town = [textAt(el, "ted:POSTAL_CODE"), textAt(el, "ted:TOWN")].filter((p) => p).join(" ");
+	const parts = [
+		textAt(el, "ted:OFFICIALNAME"),
+		textAt(el, "ted:ADDRESS"),
+		town,
+		first(el, "ted:COUNTRY")?.attrs.VALUE,
+		textAt(el, "ted:E_MAIL"),
+	];
+	return cleanLine(parts.filter((p) => p).join(", "), LIMITS.line);
+}
+
+/**
+ * How to submit (section I.3 of the form): URL_PARTICIPATION is electronic submission there;
+ * ADDRESS_PARTICIPATION (or ADDRESS_PARTICIPATION_IDEM: the contracting body's own address) is
+ * written submission to that address. Undefined when the form names neither.
+ */
+function submissionOf(contractingBody: XmlElement | undefined): Submission | undefined {
+	const url = safeUrl(textAt(contractingBody, "ted:URL_PARTICIPATION"));
+	const address = first(contractingBody, "ted:ADDRESS_PARTICIPATION_IDEM")
+		? addressLine(first(contractingBody, "ted:ADDRESS_CONTRACTING_BODY"))
+		: addressLine(first(contractingBody, "ted:ADDRESS_PARTICIPATION"));
+	const methods = [...(url ? ["electronicSubmission"] : []), ...(address ? ["written"] : [])];
+	return methods.length ? { methods, url, text: address } : undefined;
+}
+
 function draftOf(root: XmlElement): NoticeDraft | string {
 	const docId = cleanLine(root.attrs.DOC_ID, LIMITS.id);
 	if (!docId) return "DOC_ID missing";
@@ -127,6 +155,7 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 	const language = textAt(coded, "ted:NOTICE_DATA/ted:LG_ORIG");
 	const uris = all(coded, "ted:NOTICE_DATA/ted:URI_LIST/ted:URI_DOC");
 	const status: NoticeStatus = formCode && AWARD_FORMS.has(formCode) ? "awarded" : "open";
+	const submission = submissionOf(first(form, "ted:CONTRACTING_BODY"));
 
 	return {
 		source: "ted",
@@ -147,6 +176,7 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		deadline,
 		deadline_local: parseLocal(deadlineText, deadlineRules),
 		published_at: published,
+		...(submission ? { submission } : {}),
 		estimated_value: estimate?.value ?? null,
 		currency: estimate?.currency ?? null,
 		set_aside: sheltered

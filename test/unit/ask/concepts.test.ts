@@ -18,7 +18,8 @@ describe("conceptsIn", () => {
 	});
 
 	it("lets the longer phrase win ('hvor mange' is a quantity, not a place)", () => {
-		expect(named("Hvor mange kommuner deltar?", ["no"])).toEqual(["quantity"]);
+		expect(named("Hvor mange kommuner deltar?", ["no"])).toContain("quantity");
+		expect(named("Hvor mange kommuner deltar?", ["no"])).not.toContain("place");
 		expect(named("Hvor skal utstyret leveres?", ["no"])).toContain("place");
 	});
 

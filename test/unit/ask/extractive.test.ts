@@ -178,3 +178,121 @@ describe("answerExtractive on a German notice", () => {
 		expect(answerExtractive(german, "Wie hoch ist der geschätzte Auftragswert?").answer.startsWith(NOT_STATED)).toBe(true);
 	});
 });
+
+describe("answerExtractive from the submission and enquiry fields", () => {
+	const spanish = buildGrounding({
+		notice: {
+			title: "Adquisición de material de curación para la fiscalía",
+			issuing_body: "Dirección General de Abastecimientos",
+			description: "Suministro de material de curación para los centros de reinserción social del estado.",
+			deadline: "2032-12-01T18:00:00Z",
+			details: {
+				deadline_local: "2032-12-01T12:00-06:00",
+				enquiry_deadline: "2032-11-20T23:00:00Z",
+				enquiry_deadline_local: "2032-11-20T17:00-06:00",
+				submission: {
+					methods: ["inPerson"],
+					url: null,
+					text: "Las propuestas deberán presentarse dentro de un sobre cerrado, firmadas por el representante legal.",
+				},
+			},
+		},
+	});
+	const answer = (q: string) => answerExtractive(spanish, q);
+
+	it.each([
+		["¿Cómo deben presentarse las propuestas?", ["field submission", "inPerson (in person)", "sobre cerrado"]],
+		["How are tenders submitted?", ["field submission", "inPerson"]],
+		["¿Hasta cuándo se pueden hacer consultas?", ["field enquiry_deadline", "2032-11-20 17:00 (UTC-06:00"]],
+		["What is the deadline for clarification questions?", ["field enquiry_deadline", "2032-11-20 17:00"]],
+		["When is the tender deadline?", ["field deadline", "2032-12-01 12:00 (UTC-06:00"]],
+	])("%s", (question, facts) => {
+		const a = answer(question);
+		expect(a.stated, a.answer).toBe(true);
+		for (const f of facts) expect(a.answer).toContain(f);
+	});
+
+	it("gives the enquiry date only to a question asking when, and the tender deadline is not it", () => {
+		expect(answer("When is the tender deadline?").answer).not.toContain("enquiry_deadline");
+		expect(answer("Who should questions be sent to?").answer).not.toContain("enquiry_deadline");
+	});
+});
+
+describe("answerExtractive: yes/no and topic questions in English about notices in other languages", () => {
+	// Written for this test: the same purchase stated in four languages.
+	const texts: Record<string, string[]> = {
+		de: [
+			"Der Auftrag ist in zwei Lose aufgeteilt: Los 1 Tischzentrifugen, Los 2 Ultrazentrifugen.",
+			"Nebenangebote sind nicht zugelassen.",
+			"Mit dem Angebot sind Muster einzureichen.",
+			"Die Vergabe von Unteraufträgen ist zulässig.",
+			"Eine Bietersicherheit wird nicht verlangt.",
+		],
+		fr: [
+			"Le marché est divisé en deux lots : lot 1 centrifugeuses de paillasse, lot 2 ultracentrifugeuses.",
+			"Les variantes ne sont pas autorisées.",
+			"Des échantillons doivent être fournis avec l'offre.",
+			"La sous-traitance est autorisée.",
+			"Aucun cautionnement n'est exigé.",
+		],
+		pl: [
+			"Zamówienie zostało podzielone na dwie części: część 1 wirówki stołowe, część 2 ultrawirówki.",
+			"Zamawiający nie dopuszcza składania ofert wariantowych.",
+			"Do oferty należy dołączyć próbki.",
+			"Zamawiający dopuszcza podwykonawstwo.",
+			"Zamawiający nie wymaga wniesienia wadium.",
+		],
+		no: [
+			"Anskaffelsen er delt i to delkontrakter: delkontrakt 1 bordsentrifuger, delkontrakt 2 ultrasentrifuger.",
+			"Det er ikke tillatt å levere alternative tilbud.",
+			"Det skal leveres vareprøver sammen med tilbudet.",
+			"Det er tillatt å bruke underleverandører.",
+			"Det kreves ingen tilbudsgaranti.",
+		],
+	};
+	const titles: Record<string, string> = {
+		de: "Lieferung von Laborzentrifugen",
+		fr: "Fourniture de centrifugeuses de laboratoire",
+		pl: "Dostawa wirówek laboratoryjnych",
+		no: "Levering av laboratoriesentrifuger",
+	};
+	const cases: [string, number][] = [
+		["Are variants accepted?", 1],
+		["Is the contract divided into lots?", 0],
+		["How many lots are there?", 0],
+		["Are samples required?", 2],
+		["Is subcontracting allowed?", 3],
+		// A yes/no question needs no amount: the sentence saying none is asked for answers it.
+		["Is a bid bond required?", 4],
+	];
+	for (const lang of Object.keys(texts)) {
+		const g = buildGrounding({ notice: { title: titles[lang]!, description: texts[lang]!.join("\n") } });
+		it.each(cases)(`${lang}: %s`, (question, line) => {
+			const a = answerExtractive(g, question);
+			expect(a.stated, a.answer).toBe(true);
+			expect(a.answer).toContain(texts[lang]![line]!);
+		});
+		it(`${lang}: does not state what the notice leaves out`, () => {
+			for (const q of ["Will there be an electronic auction?", "How long must tenders remain valid?", "Is there a site visit?"])
+				expect(answerExtractive(g, q).answer.startsWith(NOT_STATED), q).toBe(true);
+		});
+	}
+
+	it("counts the lots from the items' lots, and tells a framework agreement from the procedure field", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Levering av laboratoriesentrifuger",
+				description: "Rammeavtale om levering av sentrifuger til sykehusene.",
+				details: {
+					items: [
+						{ description: "Bordsentrifuger", quantity: 10, lot: "LOT-0001" },
+						{ description: "Ultrasentrifuger", quantity: 2, lot: "LOT-0002" },
+					],
+					procedure: { kind: "open", competition: "open", code: "open", text: null, framework: "agreement" },
+				},
+			},
+		});
+		expect(answerExtractive(g, "How many lots are there?").answer).toContain("field lots: 2 lots: LOT-0001 (Bordsentrifuger); LOT-0002");
+		expect(answerExtractive(g, "Is this a framework agreement?").answer).toContain("field procedure.framework: agreement");
+	});
+});

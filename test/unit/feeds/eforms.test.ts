@@ -181,6 +181,24 @@ describe("eForms: lots, languages and links", () => {
 		expect(n.contacts).toEqual([{ name: "ICT Procurement Team", email: "ict.procurement@example.ie", phone: "+353 1 635 2000" }]);
 	});
 
+	it("reads how to submit (BT-17 codes, BT-18 URL) and until when questions may be asked (the earliest lot's BT-13)", () => {
+		// Lot 1 requires electronic submission, lot 2 allows it besides written submission.
+		expect(n.submission).toEqual({
+			methods: ["electronicSubmission", "written"],
+			url: "https://www.etenders.gov.ie/epps/submit?resourceId=2417731",
+			text: null,
+		});
+		// Lot 2's bare date ends its day; it is earlier than lot 1's 12:00+01:00 on 5 April.
+		expect(n.enquiry_deadline).toBe("2024-04-03T23:59:59Z");
+		expect(n.enquiry_deadline_local).toBe("2024-04-03T23:59+00:00");
+		expect(only(originalXml).submission).toEqual({
+			methods: ["electronicSubmission", "written"],
+			url: "https://www.publictendersscotland.publiccontractsscotland.gov.uk/",
+			text: null,
+		});
+		expect(only(originalXml)).not.toHaveProperty("enquiry_deadline");
+	});
+
 	it("reads the same notice whatever prefixes the document binds to the namespaces", () => {
 		const renamed = originalXml.replace(/xmlns:cbc=/, "xmlns:basic=").replace(/<(\/?)cbc:/g, "<$1basic:");
 		expect(only(renamed)).toEqual(only(originalXml));

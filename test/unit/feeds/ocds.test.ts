@@ -24,6 +24,14 @@ describe("OCDS: the real Contracts Finder release", () => {
 	const { notices, rejected } = parseOcds(readJson(OCDS_SAMPLE));
 	const n = notices[0] as NormalizedNotice;
 
+	it("keeps the publisher's words on how to submit (submissionMethodDetails; submissionMethod is null there)", () => {
+		expect(n.submission).toEqual({
+			methods: [],
+			url: null,
+			text: "Please apply directly to the buyer using the contact details provided.",
+		});
+	});
+
 	it("normalizes it with concrete values", () => {
 		expect(rejected).toEqual([]);
 		expect(notices).toHaveLength(1);
@@ -187,7 +195,8 @@ describe("OCDS: record packages, partial releases and status", () => {
 		});
 		const n = out.notices[0] as NormalizedNotice;
 		expect(n.categories[0]).toEqual({ scheme: "CPV", code: "30200000", label: "Computer equipment and supplies" });
-		expect(n.items.map((i) => i.classification)).toEqual([{ scheme: "PSC", code: "7010" }, null]);
+		// The code as the source wrote it stays beside the normalized one: bidders quote "N7010".
+		expect(n.items.map((i) => i.classification)).toEqual([{ scheme: "PSC", code: "7010", as_published: "GSIN N7010" }, null]);
 	});
 
 	it("compiles a partial amendment onto the earlier release (OCDS merge)", () => {
@@ -245,6 +254,35 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(n?.deadline).toBe("2032-12-08T03:30:00Z");
 		expect(n?.deadline_local).toBe("2032-12-08T14:30+11:00");
 		expect(n?.contacts).toEqual([{ name: "Ana Ruiz", email: "ana@roads.example", phone: "02 9794 4795" }]);
+	});
+
+	it("reads how to submit and until when questions may be asked, and leaves both out when the release says nothing", () => {
+		const [original] = releasesOf("ocds-evaldev-005") as [Json];
+		expect(parseOcds(original).notices[0]).not.toHaveProperty("submission");
+		expect(parseOcds(original).notices[0]).not.toHaveProperty("enquiry_deadline");
+		const tender = {
+			...(original.tender as Json),
+			submissionMethod: ["inPerson", "written", "inPerson"],
+			submissionMethodDetails: "<p>En sobre cerrado, en la oficina de compras.</p>",
+			enquiryPeriod: { startDate: "2032-11-01T09:00:00-06:00", endDate: "2032-11-20T17:00:00-06:00" },
+		};
+		const [n] = parseOcds({ ...original, tender }).notices;
+		expect(n?.submission).toEqual({ methods: ["inPerson", "written"], url: null, text: "En sobre cerrado, en la oficina de compras." });
+		expect(n?.enquiry_deadline).toBe("2032-11-20T23:00:00Z");
+		expect(n?.enquiry_deadline_local).toBe("2032-11-20T17:00-06:00");
+		// A details field that is only a link says where to submit.
+		const [linked] = parseOcds({
+			...original,
+			tender: { ...tender, submissionMethod: [], submissionMethodDetails: "https://tenders.example.gov/lodge" },
+		}).notices;
+		expect(linked?.submission).toEqual({ methods: [], url: "https://tenders.example.gov/lodge", text: null });
+	});
+
+	it("reads the minimum value beside the estimate, and leaves it out when the release states none", () => {
+		const [original] = releasesOf("ocds-evaldev-005") as [Json];
+		expect(parseOcds(original).notices[0]).not.toHaveProperty("minimum_value");
+		const tender = { ...(original.tender as Json), minValue: { amount: 875000, currency: "gbp" } };
+		expect(parseOcds({ ...original, tender }).notices[0]?.minimum_value).toEqual({ amount: 875000, currency: "GBP" });
 	});
 
 	it("rejects unusable releases by position and keeps the rest", () => {

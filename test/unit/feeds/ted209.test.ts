@@ -82,6 +82,26 @@ describe("TED R2.0.9: a contract notice", () => {
 		expect(only(qualification).procedure).toMatchObject({ kind: "qualification_system", competition: "restricted", code: "Q" });
 	});
 
+	it("reads where to submit: the participation URL and address, or none when the only link is unsafe", () => {
+		expect(n.submission).toBeUndefined();
+		const electronic = xml.replace(
+			"<URL_PARTICIPATION>javascript:alert(1)</URL_PARTICIPATION>",
+			"<URL_PARTICIPATION>https://tarjouspalvelu.example.fi/tarjous/42</URL_PARTICIPATION>",
+		);
+		expect(only(electronic).submission).toEqual({
+			methods: ["electronicSubmission"],
+			url: "https://tarjouspalvelu.example.fi/tarjous/42",
+			text: null,
+		});
+		// ADDRESS_PARTICIPATION_IDEM: to the contracting body's own address.
+		const byPost = xml.replace("<URL_PARTICIPATION>javascript:alert(1)</URL_PARTICIPATION>", "<ADDRESS_PARTICIPATION_IDEM/>");
+		expect(only(byPost).submission).toEqual({
+			methods: ["written"],
+			url: null,
+			text: "Esimerkkikaupungin yliopisto, Esimerkki, FI, hankinnat@example.fi",
+		});
+	});
+
 	it("rejects a notice without a title, with a reason", () => {
 		const out = parseFeed(xml.replace(/<TITLE><P>Laboratoriosentrifugit<\/P><\/TITLE>/, ""));
 		expect(out.notices).toEqual([]);
