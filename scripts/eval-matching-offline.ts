@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { loadDevSet } from "../services/matching/method/eval/dev-set.ts";
-import { evaluate } from "../services/matching/method/eval/evaluate.ts";
+import { type CompanyFigures, evaluate } from "../services/matching/method/eval/evaluate.ts";
 import { syntheticNotices, syntheticProducts } from "../services/matching/method/eval/synthetic.ts";
 import { NoticeIndex } from "../services/matching/method/notice-index.ts";
 import { ProductIndex } from "../services/matching/method/product-index.ts";
@@ -27,6 +27,19 @@ const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);
 const short = (id: string) => id.replace(/^ocds-evaldev-/, "");
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+// One row of the dev-set table: the method's columns, then the BM25 baseline's after a bar.
+const METHOD_WIDTHS = [4, 5, 4, 4, 4, 7, 7, 7, 7, 7, 8];
+const BM25_WIDTHS = [8, 7, 8];
+const columns = (values: (string | number)[], widths: number[]) => values.map((v, i) => lpad(v, widths[i] ?? 0)).join("");
+const tableRow = (label: string, method: (string | number)[], bm25Label: string, bm25: (string | number)[]) =>
+	`${pad(label, 34)}${columns(method, METHOD_WIDTHS)}   | ${bm25Label}${columns(bm25, BM25_WIDTHS)}`;
+type RowFigures = Pick<CompanyFigures, "digest" | "map" | "ndcg10"> & { bm25: { f1AllMatches: number; map: number; ndcg10: number } };
+const figuresRow = (label: string, relevant: number, traps: number, x: RowFigures) => {
+	const d = x.digest;
+	const method = [relevant, d.tp + d.fp, d.tp, d.fp, d.fn, f3(d.precision), f3(d.recall), f3(d.f1), traps, f3(x.map), f3(x.ndcg10)];
+	return tableRow(label, method, "    ", [f3(x.bm25.f1AllMatches), f3(x.bm25.map), f3(x.bm25.ndcg10)]);
+};
 const quantile = (xs: number[], q: number) => {
 	const s = [...xs].sort((a, b) => a - b);
 	return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
@@ -42,28 +55,27 @@ function devSetReport(): void {
 
 	console.log(`Matching method, offline evaluation on ${devDir}`);
 	console.log(
-		`  ${set.tenants.length} companies, ${products} products (${matchable} matchable: active, partner authorized), ${set.notices.length} notices (${amended} amended, ${cancelled} cancelled), ${set.qrels.length} labeled rows`,
+		`  ${set.tenants.length} companies, ${products} products (${matchable} matchable: active, partner authorized), ` +
+			`${set.notices.length} notices (${amended} amended, ${cancelled} cancelled), ${set.qrels.length} labeled rows`,
 	);
 	console.log(
 		`  digest = opportunities with score >= ${digestMinScore} (DIGEST_MIN_SCORE); relevant = grade >= 2; cancelled notices never reach a digest and count as grade 0`,
 	);
 	console.log("");
 	console.log(
-		`${pad("company", 34)}${lpad("rel", 4)}${lpad("dig", 5)}${lpad("TP", 4)}${lpad("FP", 4)}${lpad("FN", 4)}${lpad("P", 7)}${lpad("R", 7)}${lpad("F1", 7)}${lpad("traps", 7)}${lpad("MAP", 7)}${lpad("nDCG10", 8)}   | BM25${lpad("F1 all", 8)}${lpad("MAP", 7)}${lpad("nDCG10", 8)}`,
+		tableRow("company", ["rel", "dig", "TP", "FP", "FN", "P", "R", "F1", "traps", "MAP", "nDCG10"], "BM25", ["F1 all", "MAP", "nDCG10"]),
 	);
 	for (const c of e.companies) {
-		console.log(
-			`${pad(c.tenantId.slice(0, 33), 34)}${lpad(c.relevant, 4)}${lpad(c.digest.tp + c.digest.fp, 5)}${lpad(c.digest.tp, 4)}${lpad(c.digest.fp, 4)}${lpad(c.digest.fn, 4)}${lpad(f3(c.digest.precision), 7)}${lpad(f3(c.digest.recall), 7)}${lpad(f3(c.digest.f1), 7)}${lpad(c.traps.length, 7)}${lpad(f3(c.map), 7)}${lpad(f3(c.ndcg10), 8)}   |     ${lpad(f3(c.bm25.f1AllMatches), 8)}${lpad(f3(c.bm25.map), 7)}${lpad(f3(c.bm25.ndcg10), 8)}`,
-		);
+		console.log(figuresRow(c.tenantId.slice(0, 33), c.relevant, c.traps.length, c));
 	}
 	const o = e.overall;
 	const relevant = e.companies.reduce((n, c) => n + c.relevant, 0);
-	console.log(
-		`${pad("overall (pooled F1, mean MAP/nDCG)", 34)}${lpad(relevant, 4)}${lpad(o.digest.tp + o.digest.fp, 5)}${lpad(o.digest.tp, 4)}${lpad(o.digest.fp, 4)}${lpad(o.digest.fn, 4)}${lpad(f3(o.digest.precision), 7)}${lpad(f3(o.digest.recall), 7)}${lpad(f3(o.digest.f1), 7)}${lpad(o.traps, 7)}${lpad(f3(o.map), 7)}${lpad(f3(o.ndcg10), 8)}   |     ${lpad(f3(o.bm25.f1AllMatches), 8)}${lpad(f3(o.bm25.map), 7)}${lpad(f3(o.bm25.ndcg10), 8)}`,
-	);
+	console.log(figuresRow("overall (pooled F1, mean MAP/nDCG)", relevant, o.traps, o));
 	console.log("");
 	console.log(
-		`BM25 baseline (product names as saved searches): F1 when every match is alerted ${f3(o.bm25.f1AllMatches)}; best F1 with a threshold chosen after seeing the labels ${f3(o.bm25.bestF1)} (score >= ${o.bm25.bestThreshold.toFixed(2)}); MAP ${f3(o.bm25.map)}; nDCG@10 ${f3(o.bm25.ndcg10)}`,
+		`BM25 baseline (product names as saved searches): F1 when every match is alerted ${f3(o.bm25.f1AllMatches)}; ` +
+			`best F1 with a threshold chosen after seeing the labels ${f3(o.bm25.bestF1)} (score >= ${o.bm25.bestThreshold.toFixed(2)}); ` +
+			`MAP ${f3(o.bm25.map)}; nDCG@10 ${f3(o.bm25.ndcg10)}`,
 	);
 	console.log(
 		`Method: digest F1 ${f3(o.digest.f1)} with ${o.traps} trap(s) in the digest; MAP ${f3(o.map)} (baseline ${f3(o.bm25.map)}); nDCG@10 ${f3(o.ndcg10)} (baseline ${f3(o.bm25.ndcg10)})`,
@@ -82,7 +94,9 @@ function devSetReport(): void {
 		`Stage 1: ${s1.retrieved} of ${s1.relevantPairs} relevant (grade >= 2) company-notice pairs had a candidate product (${((100 * s1.retrieved) / Math.max(1, s1.relevantPairs)).toFixed(1)}%)`,
 	);
 	console.log(
-		`Timing (dev set): index ${products} products of ${set.tenants.length} companies ${ms(e.timing.indexMs)}; stage 1 + stage 2 for ${set.tenants.length} x ${set.notices.length} (company, notice) pairs ${ms(e.timing.scoreMs)} (${e.timing.candidates} candidate products scored, of ${matchable * set.notices.length} possible product-notice pairs)`,
+		`Timing (dev set): index ${products} products of ${set.tenants.length} companies ${ms(e.timing.indexMs)}; ` +
+			`stage 1 + stage 2 for ${set.tenants.length} x ${set.notices.length} (company, notice) pairs ${ms(e.timing.scoreMs)} ` +
+			`(${e.timing.candidates} candidate products scored, of ${matchable * set.notices.length} possible product-notice pairs)`,
 	);
 
 	if (details) {
@@ -133,7 +147,10 @@ function scaleCheck(): void {
 		full.push(performance.now() - t0);
 	}
 	console.log(
-		`  one product vs all ${notices.length} notices, stage 1 + stage 2: p50 ${ms(quantile(perProduct, 0.5))}, p99 ${ms(quantile(perProduct, 0.99))} (${sample.length} products; mean ${Math.round(candidateCounts.reduce((a, b) => a + b, 0) / candidateCounts.length)} candidates, max ${Math.max(...candidateCounts)}); full scan for comparison: p50 ${ms(quantile(full, 0.5))}`,
+		`  one product vs all ${notices.length} notices, stage 1 + stage 2: ` +
+			`p50 ${ms(quantile(perProduct, 0.5))}, p99 ${ms(quantile(perProduct, 0.99))} (${sample.length} products; ` +
+			`mean ${Math.round(mean(candidateCounts))} candidates, max ${Math.max(...candidateCounts)}); ` +
+			`full scan for comparison: p50 ${ms(quantile(full, 0.5))}`,
 	);
 
 	// One notice against 100 companies of 1,000 products each.
@@ -176,7 +193,10 @@ function scaleCheck(): void {
 		fullNotice.push(performance.now() - t0);
 	}
 	console.log(
-		`  one notice vs 100 companies (100,000 products), stage 1 + stage 2: p50 ${ms(quantile(perNotice, 0.5))}, p99 ${ms(quantile(perNotice, 0.99))} (${probe.length} notices; mean ${(perTenantCandidates.reduce((a, b) => a + b, 0) / perTenantCandidates.length).toFixed(1)} candidates per company; ${digests} company digests); full scan for comparison: p50 ${ms(quantile(fullNotice, 0.5))}`,
+		"  one notice vs 100 companies (100,000 products), stage 1 + stage 2: " +
+			`p50 ${ms(quantile(perNotice, 0.5))}, p99 ${ms(quantile(perNotice, 0.99))} (${probe.length} notices; ` +
+			`mean ${mean(perTenantCandidates).toFixed(1)} candidates per company; ${digests} company digests); ` +
+			`full scan for comparison: p50 ${ms(quantile(fullNotice, 0.5))}`,
 	);
 	console.log(`  heap in use after the scale check: ${Math.round((process.memoryUsage().heapUsed - heap0) / 1e6)} MB more than before it`);
 }

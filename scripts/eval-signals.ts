@@ -283,7 +283,9 @@ export function formatReport(r: SignalsReport): string {
 		`  bid_eligibility               ${pct(a.bid_eligibility)}`,
 		`  requires_manufacturer         ${pct(a.requires_manufacturer)}`,
 		`  requires_oem_documentation    ${pct(a.requires_oem_documentation)}`,
-		`  mandatory_certifications      ${pct(a.mandatory_certifications_exact)} exact set; items: precision ${pct(r.certifications.precision)}, recall ${pct(r.certifications.recall)}, F1 ${pct(r.certifications.f1)} (tp ${r.certifications.tp}, fp ${r.certifications.fp}, fn ${r.certifications.fn})`,
+		`  mandatory_certifications      ${pct(a.mandatory_certifications_exact)} exact set; ` +
+			`items: precision ${pct(r.certifications.precision)}, recall ${pct(r.certifications.recall)}, F1 ${pct(r.certifications.f1)} ` +
+			`(tp ${r.certifications.tp}, fp ${r.certifications.fp}, fn ${r.certifications.fn})`,
 		`  procurement_nature            ${pct(a.procurement_nature)}`,
 		`  actual_product_category       token Jaccard ${r.category.mean_jaccard.toFixed(2)} mean; ${pct(r.category.any_overlap)} share at least one token (free text, indicative only)`,
 		"",

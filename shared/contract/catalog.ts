@@ -103,7 +103,13 @@ export const Specs = z
 	.meta({
 		maxProperties: SPECS_LIMITS.maxKeys,
 		description:
-			'Free-form technical attributes, stored and returned verbatim (key order included; keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole numbers such as `"10"` come first, in ascending order). At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object\'s scalar members one level down as `parent.child`, each key and value cut to 100 characters.',
+			"Free-form technical attributes, stored and returned verbatim (key order included; " +
+			"keys may contain dots or start with `$`; as everywhere JSON passes through JavaScript, keys that are whole " +
+			'numbers such as `"10"` come first, in ascending order). ' +
+			"At most 200 top-level keys, 10 levels of nesting and 16 KB as JSON. " +
+			"Only a bounded, deterministically ordered subset informs indexing and matching, as untrusted catalog data: " +
+			"in stored order, the first 20 attributes with a scalar value (or a list of scalars), a nested object's " +
+			"scalar members one level down as `parent.child`, each key and value cut to 100 characters.",
 	});
 export type Specs = z.infer<typeof Specs>;
 
@@ -277,7 +283,11 @@ export const ImportProductsBody = z
 	.meta({
 		id: "ImportProductsRequest",
 		description:
-			"Up to 5,000 product rows, either as this JSON array (Content-Type application/json) or as CSV (Content-Type text/csv) with a header line naming the columns. Columns/keys: partner (the partner's name), name, model, description, commodity_codes (in CSV separated by `;`), specs (in CSV a JSON object as text), rep_status, status, source_url; only partner and name are required. Each row is validated and created on its own: see the ProductImportRow schema.",
+			"Up to 5,000 product rows, either as this JSON array (Content-Type application/json) or as CSV (Content-Type " +
+			"text/csv) with a header line naming the columns. Columns/keys: " +
+			"partner (the partner's name), name, model, description, commodity_codes (in CSV separated by `;`), specs (in " +
+			"CSV a JSON object as text), rep_status, status, source_url; only partner and name are required. " +
+			"Each row is validated and created on its own: see the ProductImportRow schema.",
 	});
 export type ImportProductsBody = z.infer<typeof ImportProductsBody>;
 
@@ -308,7 +318,10 @@ export const ImportRowResult = z
 		issues: z
 			.array(Issue)
 			.describe(
-				"Why an invalid row was refused; paths are relative to the row (e.g. `name`, `commodity_codes.3`). Codes are those of validation_failed, plus unknown_partner (no partner of that name), partner_not_authorized, column_count (a CSV record with more or fewer cells than the header) and invalid_json (CSV specs that are not JSON). Empty otherwise",
+				"Why an invalid row was refused; paths are relative to the row (e.g. `name`, `commodity_codes.3`). " +
+					"Codes are those of validation_failed, plus unknown_partner (no partner of that name), partner_not_authorized, " +
+					"column_count (a CSV record with more or fewer cells than the header) and invalid_json (CSV specs that are not " +
+					"JSON). Empty otherwise",
 			),
 	})
 	.meta({ id: "ImportRowResult" });

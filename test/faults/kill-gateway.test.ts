@@ -82,8 +82,10 @@ describe("a gateway killed under load", () => {
 		);
 		expect(victim!.restarts).toBe(1);
 		reportFault(
-			`kill gateway under load: ${onSurvivor.requests.total} requests on the survivor (${survivor!.nodeID}), ${failed(onSurvivor)} errors, p99 ${onSurvivor.latency.p99} ms; ` +
-				`${onProxy.requests.total} through the proxy, ${failed(onProxy)} failed (in flight on the killed one), then 20/20 new ones OK; ${victim!.id} restarted as ${victim!.nodeID} and answering (${back ? "yes" : "no"})`,
+			`kill gateway under load: ${onSurvivor.requests.total} requests on the survivor (${survivor!.nodeID}), ` +
+				`${failed(onSurvivor)} errors, p99 ${onSurvivor.latency.p99} ms; ` +
+				`${onProxy.requests.total} through the proxy, ${failed(onProxy)} failed (in flight on the killed one), ` +
+				`then 20/20 new ones OK; ${victim!.id} restarted as ${victim!.nodeID} and answering (${back ? "yes" : "no"})`,
 		);
 	}, 120_000);
 });

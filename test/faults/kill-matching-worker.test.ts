@@ -108,7 +108,9 @@ describe("a matching worker killed mid-job", () => {
 		expect(new Set(stored.map((o) => o.notice_id)).size).toBe(stored.length);
 		expect(stored).toHaveLength(NOTICES);
 		reportFault(
-			`kill matching worker mid-job: ${victim.nodeID} killed (SIGKILL) after ${atKill}/${NOTICES} results; the job completed on ${done.processedBy} ${tookOver.toFixed(1)} s later; ${listed.length} opportunities, one per (company, notice), 0 duplicates`,
+			`kill matching worker mid-job: ${victim.nodeID} killed (SIGKILL) after ${atKill}/${NOTICES} results; ` +
+				`the job completed on ${done.processedBy} ${tookOver.toFixed(1)} s later; ` +
+				`${listed.length} opportunities, one per (company, notice), 0 duplicates`,
 		);
 	}, 150_000);
 });

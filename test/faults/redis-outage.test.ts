@@ -85,8 +85,10 @@ describe("Redis stopped for 10 seconds", () => {
 		expect(products).toHaveLength(MODELS.length);
 		expect(jobsPerProduct).toEqual([1, 1, 1]);
 		reportFault(
-			`stop Redis for ${OUTAGE_MS / 1000} s: ${saves.length}/${saves.length} product saves answered 201 during the outage (slowest ${Math.max(...saves.map((s) => s.ms))} ms), 2 notices stored; ` +
-				`indexing and matching caught up ${((caughtUp - backAt) / 1000).toFixed(1)} s after Redis returned; ${opps.length} opportunities for ${expected} notices, ${products.length} products, one indexing job each (0 duplicates)`,
+			`stop Redis for ${OUTAGE_MS / 1000} s: ${saves.length}/${saves.length} product saves answered 201 during the outage ` +
+				`(slowest ${Math.max(...saves.map((s) => s.ms))} ms), 2 notices stored; ` +
+				`indexing and matching caught up ${((caughtUp - backAt) / 1000).toFixed(1)} s after Redis returned; ` +
+				`${opps.length} opportunities for ${expected} notices, ${products.length} products, one indexing job each (0 duplicates)`,
 		);
 	}, 150_000);
 });

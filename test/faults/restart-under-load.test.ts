@@ -101,8 +101,11 @@ describe("restarting every process under load", () => {
 		expect(stored).toBeGreaterThanOrEqual(accepted.length);
 		expect(requested).toBe(stored);
 		reportFault(
-			`restart everything under load: ${cluster.members.length} processes restarted (back in ${downFor.toFixed(1)} s); ${accepted.length} saves accepted (${beforeRestart} before the restart), ${refused} refused or failed while down; ` +
-				`${accepted.length - missing.length}/${accepted.length} accepted saves readable afterwards, ${stored} stored (${stored - accepted.length} whose answer was lost), each with its indexing request (${stored - pending} done within 45 s${settled === null ? `, ${pending} still queued` : ""})`,
+			`restart everything under load: ${cluster.members.length} processes restarted (back in ${downFor.toFixed(1)} s); ` +
+				`${accepted.length} saves accepted (${beforeRestart} before the restart), ${refused} refused or failed while down; ` +
+				`${accepted.length - missing.length}/${accepted.length} accepted saves readable afterwards, ` +
+				`${stored} stored (${stored - accepted.length} whose answer was lost), ` +
+				`each with its indexing request (${stored - pending} done within 45 s${settled === null ? `, ${pending} still queued` : ""})`,
 		);
 	}, 180_000);
 });

@@ -9,8 +9,14 @@ import type { PreparedNotice } from "./text.ts";
 
 const MAX_WORDS = 6;
 
-const LEAD_VERBS =
-	/^(the )?(supply and (delivery|installation) of|supply, delivery(,| and) installation( and commissioning)? of|supply of|purchase of|procurement of|provision of|acquisition of|furnish(ing)?( and deliver)?|replacement of|blanket purchase agreement( for| -)?|bpa for|contract for|framework (agreement )?for|dynamic market for|requirement for|request for)\s+/;
+const LEAD_VERBS = new RegExp(
+	`^(the )?(${[
+		"supply and (delivery|installation) of|supply, delivery(,| and) installation( and commissioning)? of",
+		"supply of|purchase of|procurement of|provision of|acquisition of|furnish(ing)?( and deliver)?|replacement of",
+		"blanket purchase agreement( for| -)?|bpa for|contract for|framework (agreement )?for|dynamic market for",
+		"requirement for|request for",
+	].join("|")})\\s+`,
+);
 const BRAND_TAGS = /\b(brand name (only|or equal)|or (approved )?equal|or equivalent|brand name|no substitut\w*|genuine|oem)\b/g;
 const NUMBER_WORDS = /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)\b(?= )/g;
 
@@ -42,8 +48,12 @@ function phraseFrom(text: string): string {
 }
 
 // A contract vehicle names how, not what: "Blanket Purchase Agreement - Lumber", "Framework for Fuel".
-const VEHICLE =
-	/^(blanket purchase agreement|bpa|idiq( contract)?|indefinite[- ]delivery[a-z ,/-]{0,40}contract|requirements contract|framework( agreement)?|dynamic (market|purchasing system)|multiple[- ]award( contract)?|term contract|annual contract)\s*(for|of|-|:)\s+/;
+const VEHICLE = new RegExp(
+	`^(${[
+		"blanket purchase agreement|bpa|idiq( contract)?|indefinite[- ]delivery[a-z ,/-]{0,40}contract|requirements contract",
+		"framework( agreement)?|dynamic (market|purchasing system)|multiple[- ]award( contract)?|term contract|annual contract",
+	].join("|")})\\s*(for|of|-|:)\\s+`,
+);
 
 export function productCategory(n: PreparedNotice): string {
 	const { title } = titleHead(n.titleLower);

@@ -207,14 +207,24 @@ const CATALOG: CertDef[] = [
 const VENDOR_CERTIFIED =
 	/\b([A-Z][A-Za-z0-9&-]*(?: [A-Z][A-Za-z0-9&-]*){0,3}) Certified ([A-Z][A-Za-z-]+(?: [A-Z][A-Za-z-]+){0,4})(?: \(([A-Z]{2,10})\))?/g;
 // "must hold (a current) <Name> certification/accreditation".
-const HOLD_NAMED =
-	/\b(?:hold|holds|possess|possesses|maintain|maintains|have|has)(?: an?| the)?(?: current| valid| active| current and valid)? ([A-Z0-9][A-Za-z0-9+/&.]*(?: (?:[A-Z0-9][A-Za-z0-9+/&.]*|and [A-Z][A-Za-z0-9]*)){0,3}) (certification|accreditation)\b/g;
+const HOLD_NAMED = new RegExp(
+	String.raw`\b(?:hold|holds|possess|possesses|maintain|maintains|have|has)(?: an?| the)?(?: current| valid| active| current and valid)?` +
+		String.raw` ([A-Z0-9][A-Za-z0-9+/&.]*(?: (?:[A-Z0-9][A-Za-z0-9+/&.]*|and [A-Z][A-Za-z0-9]*)){0,3}) (certification|accreditation)\b`,
+	"g",
+);
 // "<Name> certification is required".
 const NAMED_REQUIRED =
 	/\b([A-Z0-9][A-Za-z0-9+/&.]*(?: [A-Z0-9][A-Za-z0-9+/&.]*){0,3}) (certification|accreditation) (is |are )?(required|mandatory)\b/g;
 // Set-aside programs, registrations and words that are not certification names.
-const GENERIC_EXCLUDE =
-	/^(SBA|VetCert|HUB ?Zone|HUBZone|8\(a\)|E?D?WOSB|SDVOSB|VOSB|DBE|MBE|WBE|DVBE|SBE|HUB|SAM|UEI|CAGE|OEM|OEMs|FAR|GSA|DOD|DoD|DOT|USA|US|FDA|State|Federal|Business|Small Business|Veteran|Manufacturer|Factory|Vendor|Offeror|Contractor|Bidder|Supplier|Quality|Safety|Security|Professional|Current|Valid|Insurance|Tax|Payroll|Completion|Conformance|Origin|Calibration|Training|Sanitization|Destruction|Disposal|Recycling|Warranty|Delivery|Inspection|Test|Testing|Employee|Personnel|Staff|Technician|All|Each|Any|This|The|Such|Proof|Evidence|Written|Signed|Annual|Final|Initial)\b/;
+const GENERIC_EXCLUDE = new RegExp(
+	`^(${[
+		String.raw`SBA|VetCert|HUB ?Zone|HUBZone|8\(a\)|E?D?WOSB|SDVOSB|VOSB|DBE|MBE|WBE|DVBE|SBE|HUB|SAM|UEI|CAGE|OEM|OEMs|FAR|GSA`,
+		"DOD|DoD|DOT|USA|US|FDA|State|Federal|Business|Small Business|Veteran|Manufacturer|Factory|Vendor|Offeror|Contractor",
+		"Bidder|Supplier|Quality|Safety|Security|Professional|Current|Valid|Insurance|Tax|Payroll|Completion|Conformance|Origin",
+		"Calibration|Training|Sanitization|Destruction|Disposal|Recycling|Warranty|Delivery|Inspection|Test|Testing|Employee",
+		"Personnel|Staff|Technician|All|Each|Any|This|The|Such|Proof|Evidence|Written|Signed|Annual|Final|Initial",
+	].join("|")})\\b`,
+);
 const NAME_STOP = new Set([
 	"The",
 	"A",
@@ -253,18 +263,31 @@ const NAME_STOP = new Set([
 	"District",
 	"Department",
 ]);
-const ROLE_STOP =
-	/^(Refurbished|Pre-Owned|Used|Renewed|Products?|Equipment|Parts?|Materials?|Cop(y|ies)|Payroll|Mail|Checks?|Translations?|Calibration|Statements?|Letters?|Documents?|Records?|Reports?|Funds|Cost|Pricing|Data|Inspection|Tests?|Copy)$/;
+const ROLE_STOP = new RegExp(
+	`^(${[
+		"Refurbished|Pre-Owned|Used|Renewed|Products?|Equipment|Parts?|Materials?|Cop(y|ies)|Payroll|Mail|Checks?|Translations?",
+		"Calibration|Statements?|Letters?|Documents?|Records?|Reports?|Funds|Cost|Pricing|Data|Inspection|Tests?|Copy",
+	].join("|")})$`,
+);
 
-const WEAK =
-	/\bprefer\w*|\bdesir(ed|able)\b|\bencourag\w*|\boptional\b|\bnice to have\b|\badvantageous\b|\bbonus\b|\bfavou?rabl\w*|\bnot (be )?(required|mandatory)\b|\bwill be considered\b|\b(extra|additional) (points|credit|consideration)\b|\bevaluation credit\b|\b(will|may) be scored\b|\bwelcome\b|\b(is|are|would be|will be) (a |an )?(plus|asset|advantage)\b/;
+const WEAK = new RegExp(
+	[
+		String.raw`\bprefer\w*|\bdesir(ed|able)\b|\bencourag\w*|\boptional\b|\bnice to have\b|\badvantageous\b|\bbonus\b|\bfavou?rabl\w*`,
+		String.raw`\bnot (be )?(required|mandatory)\b|\bwill be considered\b|\b(extra|additional) (points|credit|consideration)\b`,
+		String.raw`\bevaluation credit\b|\b(will|may) be scored\b|\bwelcome\b|\b(is|are|would be|will be) (a |an )?(plus|asset|advantage)\b`,
+	].join("|"),
+);
 // A FAR/DFARS clause number just before the mention: a clause title incorporated by reference.
 const CLAUSE_TITLE = /\b(52|252)\.\d{3}-\d{1,4}\b[^.;]{0,12}$/;
 const INAPPLICABLE = /\bnot appl(y|icable)\b|\bdoes not apply\b|\bexempt(ed)? from\b|\bwaived\b|\bn\/a\b/;
 // "X or an equivalent (label)": X is one alternative. Kept short so that "TAA-compliant switch, Cisco
 // C9300 or equal" (the product has an equal, not the regime) does not count.
-const ALTERNATIVE_AFTER =
-	/^\s*(\([^)]{0,40}\))?[\s,]*(certification|certified|accreditation|accredited|listing|listed|mark|marking|label|compliant|compliance|standard|scheme)?[\s,]*\(?or (an? |any |other )?(equivalent|equal|comparable|similar)\b/i;
+const ALTERNATIVE_AFTER = new RegExp(
+	String.raw`^\s*(\([^)]{0,40}\))?[\s,]*` +
+		"(certification|certified|accreditation|accredited|listing|listed|mark|marking|label|compliant|compliance|standard|scheme)?" +
+		String.raw`[\s,]*\(?or (an? |any |other )?(equivalent|equal|comparable|similar)\b`,
+	"i",
+);
 
 // "... in accordance with X, or the offeror must state ...": X is one way to comply, not a must.
 const ALTERNATIVE_COURSE =

@@ -78,14 +78,31 @@ const CODE_MAP: Record<string, BidEligibility> = {
 };
 
 // A clause that reserves the competition for a class of firms.
-const SET_ASIDE_TRIGGER =
-	/\bcompetitive 8 ?\(a\)|\b8 ?\(a\) competitive\b|\bset[- ]?asides?\b|\bset aside\b|\breserved (for|to)\b|\brestricted to\b|\blimited to\b|\bexclusively (for|to)\b|\bcompetition is limited\b|\boffers? (received )?from other than\b|\bquotes? (received )?from other than\b|\bonly [^.;]{0,60}\b(may|will be|are eligible to) (submit|quote|bid|respond|considered|eligible)\b|\breserved contract\b|\bsheltered (workshops?|employment)\b/;
+const SET_ASIDE_TRIGGER = new RegExp(
+	[
+		String.raw`\bcompetitive 8 ?\(a\)|\b8 ?\(a\) competitive\b|\bset[- ]?asides?\b|\bset aside\b|\breserved (for|to)\b|\brestricted to\b`,
+		String.raw`\blimited to\b|\bexclusively (for|to)\b|\bcompetition is limited\b|\boffers? (received )?from other than\b`,
+		String.raw`\bquotes? (received )?from other than\b`,
+		String.raw`\bonly [^.;]{0,60}\b(may|will be|are eligible to) (submit|quote|bid|respond|considered|eligible)\b`,
+		String.raw`\breserved contract\b|\bsheltered (workshops?|employment)\b`,
+	].join("|"),
+);
 
 // The clause denies a set-aside or only imagines one.
-const NOT_SET_ASIDE =
-	/\bnot (be |been )?(a )?set[- ]?aside\b|\bnot an? [^.;]{0,40}\bset[- ]?aside\b|\bno set[- ]?asides?\b|\bwithout (a )?set[- ]?aside\b|\bnot (be )?reserved\b|\bset[- ]?asides? (does|do|will) not apply\b|\bset[- ]?aside( type| code)?\s?:\s?(none|n\/a|no)\b/;
-const HYPOTHETICAL =
-	/\bmay\b(?! (submit|quote|bid|respond|offer|participate|compete|apply|tender)\b)|\b(might|could|would|whether|if|potential(ly)?|possible|possibly|determine|considering|consider)\b|\bwill be withdrawn\b|\bre-?solicit/;
+const NOT_SET_ASIDE = new RegExp(
+	[
+		String.raw`\bnot (be |been )?(a )?set[- ]?aside\b|\bnot an? [^.;]{0,40}\bset[- ]?aside\b|\bno set[- ]?asides?\b`,
+		String.raw`\bwithout (a )?set[- ]?aside\b|\bnot (be )?reserved\b|\bset[- ]?asides? (does|do|will) not apply\b`,
+		String.raw`\bset[- ]?aside( type| code)?\s?:\s?(none|n\/a|no)\b`,
+	].join("|"),
+);
+const HYPOTHETICAL = new RegExp(
+	[
+		String.raw`\bmay\b(?! (submit|quote|bid|respond|offer|participate|compete|apply|tender)\b)`,
+		String.raw`\b(might|could|would|whether|if|potential(ly)?|possible|possibly|determine|considering|consider)\b`,
+		String.raw`\bwill be withdrawn\b|\bre-?solicit`,
+	].join("|"),
+);
 const PREFERENCE_ONLY = /\bprice evaluation preference\b|\bencourag/;
 
 const KINDS: [SetAsideKind | "vosb", RegExp][] = [
@@ -96,7 +113,15 @@ const KINDS: [SetAsideKind | "vosb", RegExp][] = [
 	["vosb", /(?<!disabled[- ])\bveteran[- ]owned\b|\bvosbs?\b|\bveterans first\b/],
 	[
 		"other_set_aside",
-		/\bindian (small business )?economic enterprises?\b|\bbuy indian\b|\bindian[- ]owned\b|\btribal(ly)?[- ]owned\b|\bnative (american|hawaiian)[- ]owned\b|\balaska native\b|\babilityone\b|\bsheltered (workshops?|employment)\b|\bsupported (employment|business)\b|\bsocial enterprises?\b|\bdisadvantaged (business|person)|\bminority[- ]owned\b|\blocal (area )?(business|firms?|vendors?|set[- ]aside)\b|\bhistorically underutilized business(es)?\b(?! zone)|\bhub vendors?\b|\bdisabilit(y|ies)\b|\breserved contract\b/,
+		new RegExp(
+			[
+				String.raw`\bindian (small business )?economic enterprises?\b|\bbuy indian\b|\bindian[- ]owned\b|\btribal(ly)?[- ]owned\b`,
+				String.raw`\bnative (american|hawaiian)[- ]owned\b|\balaska native\b|\babilityone\b|\bsheltered (workshops?|employment)\b`,
+				String.raw`\bsupported (employment|business)\b|\bsocial enterprises?\b|\bdisadvantaged (business|person)|\bminority[- ]owned\b`,
+				String.raw`\blocal (area )?(business|firms?|vendors?|set[- ]aside)\b|\bhistorically underutilized business(es)?\b(?! zone)`,
+				String.raw`\bhub vendors?\b|\bdisabilit(y|ies)\b|\breserved contract\b`,
+			].join("|"),
+		),
 	],
 	["small_business", /\bsmall[- ]business(es)?\b|\bsmall (business )?concerns?\b|\bsb set[- ]?aside\b|\bsmall and medium/],
 ];
@@ -140,7 +165,11 @@ const OPEN = [
 	/\bopen to any (qualified|interested|responsible|responsive|registered)\b/,
 	/\ball (responsible|interested|qualified|registered|eligible) (sources|offerors|vendors|bidders|firms|suppliers|contractors) (may|are invited to|can) (submit|respond|quote|bid|tender)\b/,
 	/\bopen (competition|competitive (bidding|tender(ing)?)|tender(ing)? procedure)\b/,
-	/\bany (interested|qualified|responsible|responsive|registered|eligible) (party|parties|vendors?|firms?|bidders?|offerors?|suppliers?|contractors?|sources?) (may|can|is invited to|are invited to) (submit|bid|quote|respond|tender)\b/,
+	new RegExp(
+		String.raw`\bany (interested|qualified|responsible|responsive|registered|eligible) ` +
+			String.raw`(party|parties|vendors?|firms?|bidders?|offerors?|suppliers?|contractors?|sources?) ` +
+			String.raw`(may|can|is invited to|are invited to) (submit|bid|quote|respond|tender)\b`,
+	),
 ];
 const UNRESTRICTED = /\bunrestricted\b/;
 const UNRESTRICTED_CONTEXT =

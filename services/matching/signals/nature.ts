@@ -38,8 +38,15 @@ const WORKS_TITLE = new RegExp(
 		`|${["landscaping", "earth", "site", "bridge", "sewer", "stormwater", "fit-?out"].join("|")}) works\\b`,
 );
 
-const CONSTRUCTION_TITLE =
-	/\bconstruction\b|\brenovation\b|\brenovate\b|\bdesign[- ]build\b|\broof(ing)? (replacement|repairs?|restoration)\b|\bre-?roof(ing)?\b|\bpaving\b|\bpavement\b|\bmill and overlay\b|\bdemolition\b|\bgeneral contractor\b|\bremodel(ing)?\b|\bresurfacing\b|\bbuilding (addition|expansion)\b|\bnew (\w+ ){0,3}(building|facility|station|school|headquarters)\b|\b(bridge|culvert) (replacement|rehabilitation|repair)\b|\bsite work\b|\bsitework\b|\binfrastructure improvements?\b|\babatement\b|\bhvac (replacement|upgrade)\b|\bstreetscape\b/;
+const CONSTRUCTION_TITLE = new RegExp(
+	[
+		String.raw`\bconstruction\b|\brenovation\b|\brenovate\b|\bdesign[- ]build\b|\broof(ing)? (replacement|repairs?|restoration)\b`,
+		String.raw`\bre-?roof(ing)?\b|\bpaving\b|\bpavement\b|\bmill and overlay\b|\bdemolition\b|\bgeneral contractor\b|\bremodel(ing)?\b`,
+		String.raw`\bresurfacing\b|\bbuilding (addition|expansion)\b|\bnew (\w+ ){0,3}(building|facility|station|school|headquarters)\b`,
+		String.raw`\b(bridge|culvert) (replacement|rehabilitation|repair)\b|\bsite work\b|\bsitework\b|\binfrastructure improvements?\b`,
+		String.raw`\babatement\b|\bhvac (replacement|upgrade)\b|\bstreetscape\b`,
+	].join("|"),
+);
 
 const CONSTRUCTION_TEXT = [
 	/\bmagnitude of construction\b/,
@@ -60,19 +67,28 @@ const CONSTRUCTION_TEXT = [
 // Words that make a title a service when they head a phrase ("Radio Maintenance", "Maintenance of",
 // "Maintenance Services", "Copier Lease - ...") but not when they modify a product ("Training
 // Ammunition", "Repair Parts", "Cleaning Supplies", "Management Software").
-const SERVICE_WORD =
-	"services?|maintenance|repairs?|support|training|disposal|disposition|recycling|removal|decontamination|cleaning|janitorial|custodial|lease|leasing|rental|hire|hosting|consulting|consultancy|implementation|installation|inspections?|transportation|catering|printing|translation|interpretation|interpreting|care|staffing|labou?r|operations|monitoring|subscription renewal|renewals?|management|security officers?|guard|mowing|landscaping|pest control|collection|shredding|calibration|testing|audits?|assessments?|study|studies|survey|evaluation|investigation|design(?![- ]build)|certification|sanitization|laundry|relocation|moving|warrant(y|ies)|extensions?|overhaul|refurbishment|rebuild(ing)?|reconditioning";
+const SERVICE_WORD = [
+	"services?|maintenance|repairs?|support|training|disposal|disposition|recycling|removal|decontamination|cleaning|janitorial",
+	"custodial|lease|leasing|rental|hire|hosting|consulting|consultancy|implementation|installation|inspections?|transportation",
+	"catering|printing|translation|interpretation|interpreting|care|staffing|labou?r|operations|monitoring|subscription renewal",
+	"renewals?|management|security officers?|guard|mowing|landscaping|pest control|collection|shredding|calibration|testing",
+	"audits?|assessments?|study|studies|survey|evaluation|investigation|design(?![- ]build)|certification|sanitization|laundry",
+	"relocation|moving|warrant(y|ies)|extensions?|overhaul|refurbishment|rebuild(ing)?|reconditioning",
+].join("|");
 const SERVICE_HEAD = new RegExp(
 	`\\b(${SERVICE_WORD})(?=$|\\s*[,(:;/&-]|\\s+(and|or|of|for|at|to|in|on|services?|agreement|contract|plan|program|programme|order|only|support|\\d)\\b)` +
 		// a managed service ("Managed Detection and Response", "Managed Print Services")
 		`|\\bmanaged (detection|security|print|it|network services|services?|hosting|cloud services|endpoint|service provider)\\b` +
 		// a verb at the start of the title: "Repair Parking Deck", "Maintain Generators"
-		`|^(repair|maintain|service|inspect|install|clean|remove|dispose of|recycle|calibrate|test|renew|lease|rent|hire|operate|train)\\s(?!(parts?|kits?|tools?|materials?|supplies|manuals?|equipment|stands?|carts?|rooms?|agents?)\\b)`,
+		`|^(repair|maintain|service|inspect|install|clean|remove|dispose of|recycle|calibrate|test|renew|lease|rent|hire|operate|train)\\s` +
+		`(?!(parts?|kits?|tools?|materials?|supplies|manuals?|equipment|stands?|carts?|rooms?|agents?)\\b)`,
 );
 
 // A title that names a procedure, not an object ("Requirement 2027-114", "RFQ 55-12", "Bid Package 3").
-const GENERIC_TITLE =
-	/^[\s\d\W]*(requirement|solicitation|contract|project|procurement|tender|notice|acquisition|purchase order|order|bid package|package|rfq|rfp|ifb|itb|lot|call[- ]off)s?\b[\s\d\W]*(no\.?|number|#)?[\s\d\W]*$/;
+const GENERIC_TITLE = new RegExp(
+	String.raw`^[\s\d\W]*(requirement|solicitation|contract|project|procurement|tender|notice|acquisition|purchase order|order` +
+		String.raw`|bid package|package|rfq|rfp|ifb|itb|lot|call[- ]off)s?\b[\s\d\W]*(no\.?|number|#)?[\s\d\W]*$`,
+);
 
 // "Supply of" at the head of a title in the EU's other languages (folded: no accents).
 const SUPPLY_WORDS = [
@@ -106,7 +122,11 @@ const SUPPLY_ONLY = [
 	/\bsupply[- ]only\b/,
 	/\binstallation (is|will) not (be )?(included|part of)\b/,
 	/\binstallation is not included\b/,
-	/\b(installation|installed|install) (will be |is to be |shall be )?(performed|carried out|done|completed|handled|provided)? ?by (the )?(county|city|agency|government|district|owner|buyer|department|council|authority|university|college|school|facilities|its own|our own|in-house|others|a separate)/,
+	new RegExp(
+		String.raw`\b(installation|installed|install) (will be |is to be |shall be )?(performed|carried out|done|completed|handled|provided)? ?` +
+			"by (the )?(county|city|agency|government|district|owner|buyer|department|council|authority|university|college|school" +
+			"|facilities|its own|our own|in-house|others|a separate)",
+	),
 	/\binstalled by [^.;]{0,60}\bunder a separate (contract|agreement)\b/,
 	/\b(staff|personnel) will install\b/,
 ];
@@ -208,8 +228,16 @@ function codeVotes(n: PreparedNotice): Vote {
 }
 
 // Leading tags: a SAM.gov PSC prefix ("Z--", "70--"), notice types, set-aside and brand tags.
-const TITLE_TAGS =
-	/^([a-z0-9]{1,4}\s?--\s?|(brand name (only|or equal)|notice of intent( to [a-z ]{0,40}?)?|sources sought|request for (information|quotations?|proposals?)|rfq|rfp|ifb|itb|combined synopsis\/solicitation|presolicitation|pre-solicitation|solicitation|amendment( \d+)?|(8 ?\(a\) |sdvosb |small business |competitive )?(sole[- ]source|set[- ]aside)( award| notice)?|(total )?small business set[- ]aside|8 ?\(a\)|sdvosb|hubzone|wosb)\s*[-:/|]\s*)/;
+const TITLE_TAGS = new RegExp(
+	String.raw`^([a-z0-9]{1,4}\s?--\s?|(` +
+		[
+			"brand name (only|or equal)|notice of intent( to [a-z ]{0,40}?)?|sources sought|request for (information|quotations?|proposals?)",
+			String.raw`rfq|rfp|ifb|itb|combined synopsis\/solicitation|presolicitation|pre-solicitation|solicitation|amendment( \d+)?`,
+			String.raw`(8 ?\(a\) |sdvosb |small business |competitive )?(sole[- ]source|set[- ]aside)( award| notice)?`,
+			String.raw`(total )?small business set[- ]aside|8 ?\(a\)|sdvosb|hubzone|wosb`,
+		].join("|") +
+		String.raw`)\s*[-:/|]\s*)`,
+);
 /** A SAM.gov title prefix: the PSC code ("Z--Repair ...", "J065--Maintenance ..."). */
 const TITLE_PSC = /^([a-z][a-z0-9]{0,3}|\d{2,4})\s?--/;
 

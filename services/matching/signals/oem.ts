@@ -43,7 +43,8 @@ const DOCUMENTATION = [
 	),
 	// "a letter from <Manufacturer> confirming authorization"
 	new RegExp(
-		`\\b(letter|documentation|confirmation|certificate|statement)\\b[^.;]{0,60}\\b(confirming|certifying|verifying|attesting|evidencing) (its |their |the (bidder|offeror|vendor|quoter)'s )?(${AUTH}ation|${AUTH}ed|(reseller|partner|dealer|distributor) status)`,
+		`\\b(letter|documentation|confirmation|certificate|statement)\\b[^.;]{0,60}\\b(confirming|certifying|verifying|attesting|evidencing) ` +
+			`(its |their |the (bidder|offeror|vendor|quoter)'s )?(${AUTH}ation|${AUTH}ed|(reseller|partner|dealer|distributor) status)`,
 	),
 	/\btraceability documentation\b/,
 	new RegExp(`\\b(partner|partnership|reseller|dealer|distributor|${AUTH}ation) (certificate|letter|documentation|proof|verification)\\b`),

@@ -109,7 +109,9 @@ describe("bid_eligibility: open, restricted, unknown", () => {
 		const input = notice({
 			title: "Sources Sought - Portable Generators",
 			description:
-				"This is a sources sought notice for market research purposes only. Respondents should state their socioeconomic status (small business, 8(a), HUBZone, SDVOSB, WOSB). Responses will help determine whether to set aside the requirement for small business.",
+				"This is a sources sought notice for market research purposes only. " +
+				"Respondents should state their socioeconomic status (small business, 8(a), HUBZone, SDVOSB, WOSB). " +
+				"Responses will help determine whether to set aside the requirement for small business.",
 		});
 		expect(extractSignals(input).bid_eligibility).toBe("unknown");
 	});

@@ -10,7 +10,8 @@ describe("procurement_nature", () => {
 			nature({
 				title: "Preventive Maintenance and Repair of Acme MRI Scanners",
 				description:
-					"The medical center requires preventive maintenance, emergency repair and software updates for two Acme Magna 3T MRI scanners for one base year and four option years. Replacement parts are included in the service price.",
+					"The medical center requires preventive maintenance, emergency repair and software updates for two Acme Magna " +
+					"3T MRI scanners for one base year and four option years. Replacement parts are included in the service price.",
 				items: [{ description: "Acme Magna 3T scanner maintenance, base year", quantity: 12, unit: "month" }],
 			}),
 		).toBe("services");
@@ -80,7 +81,8 @@ describe("procurement_nature", () => {
 			nature({
 				title: "Storage Array Replacement",
 				description:
-					"Replace the primary storage array. The contractor shall provide the array, professional services for data migration from the legacy platform, removal of the existing array, and five years of on-site maintenance.",
+					"Replace the primary storage array. The contractor shall provide the array, professional services for data " +
+					"migration from the legacy platform, removal of the existing array, and five years of on-site maintenance.",
 			}),
 		).toBe("mixed");
 	});

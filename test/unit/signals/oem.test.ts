@@ -45,7 +45,9 @@ describe("requires_manufacturer", () => {
 		const input = notice({
 			title: "Notice of Intent to Award Sole Source - Analyzer Software Support",
 			description:
-				"The laboratory intends to award a sole source purchase order to Acme Analytics, Inc. for software support of its analyzers. Acme Analytics is the original equipment manufacturer and the only source of the proprietary firmware updates.",
+				"The laboratory intends to award a sole source purchase order to Acme Analytics, Inc. " +
+				"for software support of its analyzers. Acme Analytics is the original equipment manufacturer and the only " +
+				"source of the proprietary firmware updates.",
 		});
 		const s = extractSignals(input);
 		expect(s.requires_manufacturer).toBe(true);
