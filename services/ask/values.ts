@@ -243,6 +243,8 @@ const isDay = (w: string) => ORDINAL.test(w) && Number.parseInt(w, 10) >= 1 && N
 
 export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 const URL_RE = /\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.[a-z]{2,}\S*/i;
+/** A site written without its scheme ("trv.no/offentlige-anskaffelser/"): a lower-case domain with a path. */
+const BARE_SITE_RE = /(?<![\w@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,6}\/[\w./%#?=&-]*/;
 /** A phone number: an international prefix, or a telephone word before the digits. */
 const PHONE_WORDS = "tel|tlf|phone|telephone|telefon|téléphone|teléfono|telefono|telefone|puh|τηλ";
 const PHONE_RE = new RegExp(
@@ -393,7 +395,7 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (hasDuration(tokens, lw)) kinds.add("duration");
 	if (PERCENT_RE.test(text)) kinds.add("percent");
 	if (EMAIL_RE.test(text)) kinds.add("email");
-	if (URL_RE.test(text)) kinds.add("url");
+	if (URL_RE.test(text) || BARE_SITE_RE.test(text)) kinds.add("url");
 	if (PHONE_RE.test(text)) kinds.add("phone");
 	if (STANDARD_RE.test(text)) kinds.add("standard");
 	if (MODEL_RE.test(text)) kinds.add("model");
