@@ -234,10 +234,7 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		// An amount of money on everything the question names ("have been awarded EUR 6 000 433" for "what funding has been
 		// awarded?") states a value the sentence need not call one.
 		const priced =
-			!!c.kinds?.includes("money") &&
-			q.subject.some((s) => !s.optional) &&
-			kindsOf(index, doc).has("money") &&
-			cov >= FULL_COVERAGE;
+			!!c.kinds?.includes("money") && q.subject.some((s) => !s.optional) && kindsOf(index, doc).has("money") && cov >= FULL_COVERAGE;
 		if (needsCue(c) && !topical && !priced) return "off_topic";
 		anchored = topical;
 	}

@@ -239,6 +239,8 @@ export function tokensOf(text: string, lang: TextLanguage): Token[] {
 const NUMBER = /^\d+(?:[.,]\d+)*$/;
 const ORDINAL = /^\d{1,2}(?:st|nd|rd|th|er|e|º|ª)?$/;
 const YEAR = /^(?:19|20)\d\d(?:r)?$/;
+/** Signs that the number after them numbers something ("Załącznik nr 1", "Anexo núm. 2"): a label, not an amount (folded). */
+const NUMERO = new Set(["nr", "no", "n", "no.", "nº", "n°", "nro", "num", "num.", "c", "st", "br", "numer", "number", "nummer", "numero"]);
 const isDay = (w: string) => ORDINAL.test(w) && Number.parseInt(w, 10) >= 1 && Number.parseInt(w, 10) <= 31;
 
 export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
@@ -402,7 +404,16 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (hasAddress(text, lang, lw)) kinds.add("address");
 	if (tokens.some((t, i) => plainNumber(t) && isCountUnit(text, tokens[i + 1]))) kinds.add("count");
 	if (tokens.some((t, i) => plainNumber(t) && isMeasureUnit(tokens[i + 1], lw))) kinds.add("measure");
-	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? "")))
+	if (
+		tokens.some(
+			(t, i) =>
+				plainNumber(t) &&
+				!NUMERO.has(tokens[i - 1]?.folded ?? "") &&
+				!(text[t.at - 1] === "/" && NUMERO.has(tokens[i - 2]?.folded ?? "")) &&
+				!lw.months.has(tokens[i + 1]?.folded ?? "") &&
+				!lw.months.has(tokens[i - 1]?.folded ?? ""),
+		)
+	)
 		kinds.add("number");
 	// Capitalized words name someone, except in German, where every noun is capitalized.
 	if (lang !== "de" && /(?:^|[^.!?:]\s)\p{Lu}\p{Ll}+/u.test(text.slice(1))) kinds.add("name");
