@@ -3,7 +3,7 @@ import { CONCEPT_BY_NAME, isConceptWord, type Concept, type ConceptName } from "
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
-import { EMAIL_RE, hasCountOf, kindsIn, STRONG_KINDS, tokensOf, type Token, type ValueKind } from "./values.ts";
+import { EMAIL_RE, hasCodedMoney, hasCountOf, kindsIn, STRONG_KINDS, tokensOf, type Token, type ValueKind } from "./values.ts";
 
 // The offline answerer (no model, no download). Structure first: when the question asks about
 // something the normalized notice has a field for (deadline with its zone, value, procedure,
@@ -29,8 +29,6 @@ const MIN_COVERAGE_ANCHORED = 0.4;
 const MIN_COVERAGE_UNTYPED_COUNT = 0.75;
 /** A "who" question may be answered without a name by a sentence naming all of its subject. */
 const MIN_COVERAGE_UNTYPED_WHO = 0.9;
-/** A sum of money answers a value question without naming it as one when the sentence names this much of the question. */
-const FULL_COVERAGE = 0.9;
 /** Sentences looked at, best first, for one that passes. */
 const CANDIDATES = 12;
 /** A further sentence is quoted when it scores at least this share of the best one. */
@@ -233,8 +231,12 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		const topical = cued(index, doc, c, q);
 		// An amount of money on everything the question names ("have been awarded EUR 6 000 433" for "what funding has been
 		// awarded?") states a value the sentence need not call one.
+		// Every word of the question must be in the sentence itself (the title does not count), and the sum written as one.
 		const priced =
-			!!c.kinds?.includes("money") && q.subject.some((s) => !s.optional) && kindsOf(index, doc).has("money") && cov >= FULL_COVERAGE;
+			!!c.kinds?.includes("money") &&
+			q.subject.some((s) => !s.optional) &&
+			q.subject.every((s) => s.optional || termFrequency(index, doc.tf, s) > 0) &&
+			hasCodedMoney(doc.passage.text);
 		if (needsCue(c) && !topical && !priced) return "off_topic";
 		anchored = topical;
 	}

@@ -384,6 +384,13 @@ function hasDuration(tokens: Token[], lw: LocaleWords): boolean {
 	return false;
 }
 
+/** A sum written with a currency sign or an ISO currency code beside its number ("EUR 6 000 433", "$5,000"), not a currency's name. */
+export function hasCodedMoney(text: string): boolean {
+	if (/[$£€¥₹]\s?\d|\d\s?[$£€]/.test(text)) return true;
+	for (const m of text.matchAll(/\b([A-Z]{3})\s?\d|\d\s?([A-Z]{3})\b/g)) if (ALL_CURRENCY_CODES.has(m[1] ?? m[2] ?? "")) return true;
+	return false;
+}
+
 /** Every kind of value a text holds. */
 export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	const lw = localeWords(lang);
