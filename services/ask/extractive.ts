@@ -3,7 +3,7 @@ import { CONCEPT_BY_NAME, isConceptWord, type Concept, type ConceptName } from "
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
-import { EMAIL_RE, hasCountOf, STRONG_KINDS, tokensOf, type Token, type ValueKind } from "./values.ts";
+import { EMAIL_RE, hasCodedMoney, hasCountOf, kindsIn, STRONG_KINDS, tokensOf, type Token, type ValueKind } from "./values.ts";
 
 // The offline answerer (no model, no download). Structure first: when the question asks about
 // something the normalized notice has a field for (deadline with its zone, value, procedure,
@@ -229,7 +229,15 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	let typedWeak = false;
 	if (c) {
 		const topical = cued(index, doc, c, q);
-		if (needsCue(c) && !topical) return "off_topic";
+		// An amount of money on everything the question names ("have been awarded EUR 6 000 433" for "what funding has been
+		// awarded?") states a value the sentence need not call one.
+		// Every word of the question must be in the sentence itself (the title does not count), and the sum written as one.
+		const priced =
+			!!c.kinds?.includes("money") &&
+			q.subject.some((s) => !s.optional) &&
+			q.subject.every((s) => s.optional || termFrequency(index, doc.tf, s) > 0) &&
+			hasCodedMoney(doc.passage.text);
+		if (needsCue(c) && !topical && !priced) return "off_topic";
 		anchored = topical;
 	}
 	const wanted = requiredKinds(q);
@@ -426,6 +434,11 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 			ranked
 				.slice(0, CANDIDATES)
 				.find((x) => cued(index, x.doc, c, q) && (judge(index, x.doc, q, g, 0) === "answers" || coverage(index, x.doc, q.subject) >= 0.8));
+		// A field without the kind of value the topic is mostly given in (a place that is only a country code)
+		// leaves the sentence holding one (a street address) worth quoting beside it.
+		const lead = c.kinds?.[0];
+		if (!best && lead && !fields.some((f) => kindsIn(f.text, index.lang).has(lead)))
+			best = passing.find((x) => kindsFound(index, x.doc, q, g, [lead]).length > 0);
 	}
 	// An item sentence repeating a listed item adds nothing.
 	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;

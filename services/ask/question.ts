@@ -146,8 +146,15 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	tokens.forEach((t, i) => {
 		if (/^\d/.test(t.word)) numbers.add(t.word);
 		if (used.has(i) || SELF_WORDS.has(t.word)) return;
-		if (isStopword(t.word, lang) || isStopword(t.word, "en") || (t.word.length < 2 && !/\d/.test(t.word))) return;
-		const literal = /\d/.test(t.word);
+		// A capital letter after a noun names one of several ("Modul C", "Part B"): matched as written, like a number.
+		const prev = tokens[i - 1];
+		const letter =
+			/^\p{Lu}$/u.test(question.slice(t.at, t.at + t.word.length)) &&
+			!!prev &&
+			!isStopword(prev.word, lang) &&
+			!isStopword(prev.word, "en");
+		if (!letter && (isStopword(t.word, lang) || isStopword(t.word, "en") || (t.word.length < 2 && !/\d/.test(t.word)))) return;
+		const literal = letter || /\d/.test(t.word);
 		// A number in a question identifies what it asks about ("phase 2", "lot 3"): it weighs double.
 		const term = literal ? t.word : t.stem;
 		const concept = conceptAt.get(i);

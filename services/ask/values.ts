@@ -239,10 +239,14 @@ export function tokensOf(text: string, lang: TextLanguage): Token[] {
 const NUMBER = /^\d+(?:[.,]\d+)*$/;
 const ORDINAL = /^\d{1,2}(?:st|nd|rd|th|er|e|º|ª)?$/;
 const YEAR = /^(?:19|20)\d\d(?:r)?$/;
+/** Signs that the number after them numbers something ("Załącznik nr 1", "Anexo núm. 2"): a label, not an amount (folded). */
+const NUMERO = new Set(["nr", "no", "n", "no.", "nº", "n°", "nro", "num", "num.", "c", "st", "br", "numer", "number", "nummer", "numero"]);
 const isDay = (w: string) => ORDINAL.test(w) && Number.parseInt(w, 10) >= 1 && Number.parseInt(w, 10) <= 31;
 
 export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 const URL_RE = /\bhttps?:\/\/\S+|\bwww\.[a-z0-9-]+\.[a-z]{2,}\S*/i;
+/** A site written without its scheme ("trv.no/offentlige-anskaffelser/"): a lower-case domain with a path. */
+const BARE_SITE_RE = /(?<![\w@.])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,6}\/[\w./%#?=&-]*/;
 /** A phone number: an international prefix, or a telephone word before the digits. */
 const PHONE_WORDS = "tel|tlf|phone|telephone|telefon|téléphone|teléfono|telefono|telefone|puh|τηλ";
 const PHONE_RE = new RegExp(
@@ -380,6 +384,13 @@ function hasDuration(tokens: Token[], lw: LocaleWords): boolean {
 	return false;
 }
 
+/** A sum written with a currency sign or an ISO currency code beside its number ("EUR 6 000 433", "$5,000"), not a currency's name. */
+export function hasCodedMoney(text: string): boolean {
+	if (/[$£€¥₹]\s?\d|\d\s?[$£€]/.test(text)) return true;
+	for (const m of text.matchAll(/\b([A-Z]{3})\s?\d|\d\s?([A-Z]{3})\b/g)) if (ALL_CURRENCY_CODES.has(m[1] ?? m[2] ?? "")) return true;
+	return false;
+}
+
 /** Every kind of value a text holds. */
 export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	const lw = localeWords(lang);
@@ -393,14 +404,23 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (hasDuration(tokens, lw)) kinds.add("duration");
 	if (PERCENT_RE.test(text)) kinds.add("percent");
 	if (EMAIL_RE.test(text)) kinds.add("email");
-	if (URL_RE.test(text)) kinds.add("url");
+	if (URL_RE.test(text) || BARE_SITE_RE.test(text)) kinds.add("url");
 	if (PHONE_RE.test(text)) kinds.add("phone");
 	if (STANDARD_RE.test(text)) kinds.add("standard");
 	if (MODEL_RE.test(text)) kinds.add("model");
 	if (hasAddress(text, lang, lw)) kinds.add("address");
 	if (tokens.some((t, i) => plainNumber(t) && isCountUnit(text, tokens[i + 1]))) kinds.add("count");
 	if (tokens.some((t, i) => plainNumber(t) && isMeasureUnit(tokens[i + 1], lw))) kinds.add("measure");
-	if (tokens.some((t, i) => plainNumber(t) && !lw.months.has(tokens[i + 1]?.folded ?? "") && !lw.months.has(tokens[i - 1]?.folded ?? "")))
+	if (
+		tokens.some(
+			(t, i) =>
+				plainNumber(t) &&
+				!NUMERO.has(tokens[i - 1]?.folded ?? "") &&
+				!(text[t.at - 1] === "/" && NUMERO.has(tokens[i - 2]?.folded ?? "")) &&
+				!lw.months.has(tokens[i + 1]?.folded ?? "") &&
+				!lw.months.has(tokens[i - 1]?.folded ?? ""),
+		)
+	)
 		kinds.add("number");
 	// Capitalized words name someone, except in German, where every noun is capitalized.
 	if (lang !== "de" && /(?:^|[^.!?:]\s)\p{Lu}\p{Ll}+/u.test(text.slice(1))) kinds.add("name");
