@@ -89,7 +89,9 @@ try {
 	const drainS = (Date.now() - t0) / 1000;
 	const drained = !(await pending());
 	console.log(
-		`  import: ${imported.created} created in ${importS.toFixed(1)} s; indexing backlog ${drained ? "drained" : "NOT drained"} ${drainS.toFixed(0)} s after the import began (${(imported.created / drainS).toFixed(1)} products/s), ${checked} save+read rounds meanwhile`,
+		`  import: ${imported.created} created in ${importS.toFixed(1)} s; ` +
+			`indexing backlog ${drained ? "drained" : "NOT drained"} ${drainS.toFixed(0)} s after the import began ` +
+			`(${(imported.created / drainS).toFixed(1)} products/s), ${checked} save+read rounds meanwhile`,
 	);
 	report("during the drain");
 	if (procs.length) {

@@ -90,10 +90,13 @@ function inMemory(): void {
 	}
 	const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
 	console.log(
-		`  one product vs all ${N_NOTICES} open notices (stage 1 + stage 2): p50 ${ms(quantile(perProduct, 0.5))}, p99 ${ms(quantile(perProduct, 0.99))} (100 products; ${avg(candidates)} candidate notices, ${avg(strong)} scoring >= ${RECORD_MIN_SCORE} on average)`,
+		`  one product vs all ${N_NOTICES} open notices (stage 1 + stage 2): ` +
+			`p50 ${ms(quantile(perProduct, 0.5))}, p99 ${ms(quantile(perProduct, 0.99))} ` +
+			`(100 products; ${avg(candidates)} candidate notices, ${avg(strong)} scoring >= ${RECORD_MIN_SCORE} on average)`,
 	);
 	console.log(
-		`  then the company re-scored per such notice: p50 ${ms(quantile(rescoreMs, 0.5))}, p99 ${ms(quantile(rescoreMs, 0.99))} (this generator's catalogs are dense: every notice of a product's kind is a match)`,
+		`  then the company re-scored per such notice: p50 ${ms(quantile(rescoreMs, 0.5))}, p99 ${ms(quantile(rescoreMs, 0.99))} ` +
+			"(this generator's catalogs are dense: every notice of a product's kind is a match)",
 	);
 
 	const perNotice: number[] = [];

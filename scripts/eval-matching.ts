@@ -163,7 +163,10 @@ try {
 		maps.push(ap);
 		ndcgs.push(nd);
 		console.log(
-			`${c.tenant.slice(0, 34).padEnd(34)} ${String(minScore).padStart(4)} ${String(relevant.size).padStart(4)} ${String(digest.size).padStart(4)} ${String(k.tp).padStart(3)} ${String(k.fp).padStart(3)} ${String(k.fn).padStart(3)}  ${m.precision.toFixed(3)}  ${m.recall.toFixed(3)}  ${m.f1.toFixed(3)}  ${String(t).padStart(5)}  ${ap.toFixed(3)}   ${nd.toFixed(3)}`,
+			`${c.tenant.slice(0, 34).padEnd(34)} ${String(minScore).padStart(4)} ${String(relevant.size).padStart(4)} ` +
+				`${String(digest.size).padStart(4)} ${String(k.tp).padStart(3)} ${String(k.fp).padStart(3)} ${String(k.fn).padStart(3)}  ` +
+				`${m.precision.toFixed(3)}  ${m.recall.toFixed(3)}  ${m.f1.toFixed(3)}  ` +
+				`${String(t).padStart(5)}  ${ap.toFixed(3)}   ${nd.toFixed(3)}`,
 		);
 		// Signals as the API shows them, once per notice.
 		for (const [ocid, id] of ids) {
@@ -191,7 +194,8 @@ try {
 	const overall = f1(pooled);
 	const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 	console.log(
-		`overall: digest F1 ${overall.f1.toFixed(3)} (P ${overall.precision.toFixed(3)}, R ${overall.recall.toFixed(3)}), traps in digests ${traps}, MAP ${mean(maps).toFixed(3)}, nDCG@10 ${mean(ndcgs).toFixed(3)}`,
+		`overall: digest F1 ${overall.f1.toFixed(3)} (P ${overall.precision.toFixed(3)}, R ${overall.recall.toFixed(3)}), ` +
+			`traps in digests ${traps}, MAP ${mean(maps).toFixed(3)}, nDCG@10 ${mean(ndcgs).toFixed(3)}`,
 	);
 	for (const [i, line] of LINES.entries()) {
 		const m = f1(atLine[i]!);
@@ -203,7 +207,9 @@ try {
 	if (VERBOSE) for (const miss of signalMisses.slice(0, 20)) console.log(`    miss: ${miss}`);
 	const b = evaluate(loadDevSet(DEV)).overall.bm25;
 	console.log(
-		`BM25 baseline (product names as saved searches, offline): F1 when every match is alerted ${b.f1AllMatches.toFixed(3)}; best F1 with a threshold chosen after seeing the labels ${b.bestF1.toFixed(3)}; MAP ${b.map.toFixed(3)}; nDCG@10 ${b.ndcg10.toFixed(3)}`,
+		`BM25 baseline (product names as saved searches, offline): F1 when every match is alerted ${b.f1AllMatches.toFixed(3)}; ` +
+			`best F1 with a threshold chosen after seeing the labels ${b.bestF1.toFixed(3)}; ` +
+			`MAP ${b.map.toFixed(3)}; nDCG@10 ${b.ndcg10.toFixed(3)}`,
 	);
 } finally {
 	await server.stop();

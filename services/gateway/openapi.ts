@@ -192,7 +192,10 @@ export function buildOpenApi(routes: Record<string, string>): Json {
 			title: "Opportunity Matching Service",
 			version: "1.0.0",
 			description:
-				"Finds public procurement solicitations and matches them to a company's product catalog. Every path is scoped to the caller's company. Authenticate with `Authorization: Bearer <API key>` (scoped) or a browser session cookie (every scope). Errors share one body: `{error, message, requestId}`.\n\nScopes:\n" +
+				"Finds public procurement solicitations and matches them to a company's product catalog. " +
+				"Every path is scoped to the caller's company. " +
+				"Authenticate with `Authorization: Bearer <API key>` (scoped) or a browser session cookie (every scope). " +
+				"Errors share one body: `{error, message, requestId}`.\n\nScopes:\n" +
 				SCOPES.map((s) => `- \`${s.value}\` (${s.label}): ${s.description}`).join("\n"),
 			license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
 		},

@@ -25,7 +25,11 @@ export const createSession = defineOperation({
 	tag: "Session",
 	summary: "Sign in with an OpenID Connect ID token",
 	description:
-		"Send the identity provider's ID token as `Authorization: Bearer <jwt>`; no body. The token's signature, issuer, audience and expiry are verified and its email must be verified. `X-Service-Tenant` selects the company; without it the most recently used one is chosen. Answers the session record and sets an HttpOnly, Secure, SameSite=Lax session cookie; mutations made with that cookie must carry an allowed `Origin` header.\n\n" +
+		"Send the identity provider's ID token as `Authorization: Bearer <jwt>`; no body. " +
+		"The token's signature, issuer, audience and expiry are verified and its email must be verified. " +
+		"`X-Service-Tenant` selects the company; without it the most recently used one is chosen. " +
+		"Answers the session record and sets an HttpOnly, Secure, SameSite=Lax session cookie; " +
+		"mutations made with that cookie must carry an allowed `Origin` header.\n\n" +
 		"An account holds at most 20 live sessions (the service's default; an operator may set another limit). " +
 		"A sign-in beyond that answers 403 `forbidden` and creates no session, until one of them is signed out (DELETE /session) or expires.",
 	response: SessionRecord,

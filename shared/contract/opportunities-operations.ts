@@ -23,7 +23,11 @@ export const listOpportunities = defineOperation({
 	tag: "Opportunities",
 	summary: "List the company's matched opportunities, with filters, sort and cursor paging",
 	description:
-		"Archived opportunities are left out unless archived=true (which lists only archived ones). Default sort -score (best first), ties broken by id. Pass nextCursor as cursor, with the same filters and sort, for the following page: pages neither repeat nor skip items when new ones arrive meanwhile. A cursor that was tampered with or belongs to another listing is validation_failed.",
+		"Archived opportunities are left out unless archived=true (which lists only archived ones). " +
+		"Default sort -score (best first), ties broken by id. " +
+		"Pass nextCursor as cursor, with the same filters and sort, for the following page: " +
+		"pages neither repeat nor skip items when new ones arrive meanwhile. " +
+		"A cursor that was tampered with or belongs to another listing is validation_failed.",
 	query: OpportunityListQuery,
 	response: OpportunityList,
 	errors: ["validation_failed"],
@@ -82,7 +86,10 @@ export const sendFeedback = defineOperation({
 	tag: "Opportunities",
 	summary: "Give a verdict on an opportunity",
 	description:
-		"Records the verdict as a new feedback record (201) that supersedes any earlier one, which stays in the history with superseded_at set. relevant moves the opportunity to interested; not_relevant, not_eligible and wrong_product move it to dismissed and durably feed learned rules.",
+		"Records the verdict as a new feedback record (201) that supersedes any earlier one, " +
+		"which stays in the history with superseded_at set. " +
+		"relevant moves the opportunity to interested; " +
+		"not_relevant, not_eligible and wrong_product move it to dismissed and durably feed learned rules.",
 	pathParams: IdPath,
 	body: FeedbackBody,
 	response: Feedback,
@@ -99,7 +106,12 @@ export const askOpportunity = defineOperation({
 	tag: "Opportunities",
 	summary: "Ask a free-text question about one solicitation",
 	description:
-		"The answer is grounded in the notice (text, items, amendments), its extracted signals and the company profile and matched products; text inside the notice or catalog is treated as data, never as instructions. history holds earlier turns, oldest first, alternating user and assistant and starting with user (at most 50); only the most recent six turns are used. model names what composed the answer (the built-in offline answerer, or a configured language model). Rate limited per company.",
+		"The answer is grounded in the notice (text, items, amendments), its extracted signals and the company profile and matched products; " +
+		"text inside the notice or catalog is treated as data, never as instructions. " +
+		"history holds earlier turns, oldest first, alternating user and assistant and starting with user (at most 50); " +
+		"only the most recent six turns are used. " +
+		"model names what composed the answer (the built-in offline answerer, or a configured language model). " +
+		"Rate limited per company.",
 	pathParams: IdPath,
 	body: AskBody,
 	response: AskAnswer,

@@ -11,7 +11,9 @@ export const OPPORTUNITY_STATUSES = ["new", "notified", "interested", "dismissed
 export const OpportunityStatus = z.enum(OPPORTUNITY_STATUSES).meta({
 	id: "OpportunityStatus",
 	description:
-		"The company's pipeline: `new` (matched, not yet sent in a digest), `notified` (sent in a digest), `interested` (feedback relevant), `dismissed` (feedback not relevant, not eligible or wrong product), `expired` (closed at the source before any action). Archiving is separate (archived_at).",
+		"The company's pipeline: `new` (matched, not yet sent in a digest), `notified` (sent in a digest), `interested` (feedback relevant), " +
+		"`dismissed` (feedback not relevant, not eligible or wrong product), `expired` (closed at the source before any action). " +
+		"Archiving is separate (archived_at).",
 });
 export type OpportunityStatus = z.infer<typeof OpportunityStatus>;
 
@@ -38,7 +40,9 @@ export const BidEligibility = z
 	.meta({
 		id: "BidEligibility",
 		description:
-			"Who may bid: `open` (full and open competition), a set-aside (`small_business`, `8a`, `hubzone`, `sdvosb`, `wosb`, `other_set_aside`), `restricted` (sole source, brand-name only or incumbent) or `unknown`",
+			"Who may bid: `open` (full and open competition), " +
+			"a set-aside (`small_business`, `8a`, `hubzone`, `sdvosb`, `wosb`, `other_set_aside`), " +
+			"`restricted` (sole source, brand-name only or incumbent) or `unknown`",
 	});
 export type BidEligibility = z.infer<typeof BidEligibility>;
 
@@ -188,7 +192,9 @@ export const OpportunityListQuery = z
 			.optional()
 			.describe("Only scores at or above this, 0 to 100 (unscored opportunities are left out)"),
 		sort: OpportunitySort.default(DEFAULT_OPPORTUNITY_SORT).describe(
-			"`-score` (default: best first), `score`, `deadline` (soonest first), `-deadline`, `discovered_at` (oldest first) or `-discovered_at` (newest first). A leading `-` means descending. Ties are broken by id; opportunities without a score or deadline come last either way.",
+			"`-score` (default: best first), `score`, `deadline` (soonest first), `-deadline`, `discovered_at` (oldest first) " +
+				"or `-discovered_at` (newest first). A leading `-` means descending. " +
+				"Ties are broken by id; opportunities without a score or deadline come last either way.",
 		),
 		archived: z
 			.preprocess(queryBoolean, z.boolean().default(false))

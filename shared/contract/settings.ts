@@ -119,7 +119,9 @@ export const UpdateNotificationSettingsBody = z
 			)
 			.optional()
 			.describe(
-				"At most 200 entries submitted, each a valid address; entries are trimmed, lower-cased and de-duplicated (first occurrence kept), then at most 10 distinct addresses are allowed. Replaces the list; an empty list falls back to the account contact email (see effective_recipients).",
+				"At most 200 entries submitted, each a valid address; " +
+					"entries are trimmed, lower-cased and de-duplicated (first occurrence kept), then at most 10 distinct addresses are allowed. " +
+					"Replaces the list; an empty list falls back to the account contact email (see effective_recipients).",
 			),
 		amendment_notification_policy: AmendmentPolicy.optional(),
 	})

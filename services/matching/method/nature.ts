@@ -16,8 +16,11 @@ export interface NatureAssessment {
 	evidence: string;
 }
 
-const SERVICE_WORDS =
-	/\b(services?|maintenance|repairs?|training|instruction|disposal|recycling|removal|decontamination|decommissioning|labou?r|hosting|lease|leasing|rental|hire|calibration|certification services|inspection|cleaning|janitorial|custodial|consult(ing|ancy)|operations and maintenance|o&m|staffing|support services|catering)\b/;
+const SERVICE_WORDS = new RegExp(
+	String.raw`\b(services?|maintenance|repairs?|training|instruction|disposal|recycling|removal|decontamination|decommissioning|` +
+		String.raw`labou?r|hosting|lease|leasing|rental|hire|calibration|certification services|inspection|cleaning|janitorial|custodial|` +
+		String.raw`consult(ing|ancy)|operations and maintenance|o&m|staffing|support services|catering)\b`,
+);
 const CONSTRUCTION_WORDS =
 	/\b(construction|renovation|demolition|design[- ]build|general contractor|construction manager|cm-?r|roof(ing)? replacement|paving|mill and overlay|earthwork|site work|tenant improvements?)\b/;
 const GOODS_WORDS =

@@ -98,11 +98,18 @@ const ALL_OR_NONE = [
 	/\bsingle award for all\b/,
 ];
 
-const REJECTION =
-	/\b(?:(?:will|shall) not be (?:accepted|considered|allowed|permitted)|(?:is|are) not (?:acceptable|permitted|allowed)|(?:is|are) unacceptable|not acceptable|will be rejected|(?:do|does) not meet (?:this|the) requirements?)\b/i;
+const REJECTION = new RegExp(
+	String.raw`\b(?:(?:will|shall) not be (?:accepted|considered|allowed|permitted)|(?:is|are) not (?:acceptable|permitted|allowed)|` +
+		String.raw`(?:is|are) unacceptable|not acceptable|will be rejected|(?:do|does) not meet (?:this|the) requirements?)\b`,
+	"i",
+);
 // Rejections about the bidding process, not about kinds of products.
-const PROCESS =
-	/\b(?:quotes?|quotations?|bids?|tenders?|offers?|proposals?|submissions?|responses?|inquiries|questions?|invoices?|variants?|payments?|late|partial|telephone|e-?mail|paper|fax(?:ed)?|offerors?|bidders?|tenderers?|vendors?|suppliers?|concerns?|firms?|substitutions?)\b/i;
+const PROCESS = new RegExp(
+	String.raw`\b(?:quotes?|quotations?|bids?|tenders?|offers?|proposals?|submissions?|responses?|inquiries|questions?|invoices?|` +
+		String.raw`variants?|payments?|late|partial|telephone|e-?mail|paper|fax(?:ed)?|offerors?|bidders?|tenderers?|vendors?|suppliers?|` +
+		String.raw`concerns?|firms?|substitutions?)\b`,
+	"i",
+);
 const BELOW = /\b(?:below|under|less than|lower than|fewer than|smaller than)\s+/;
 
 function exclusions(notice: NoticeView): Exclusion[] {

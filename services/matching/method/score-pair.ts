@@ -62,7 +62,9 @@ const AMBIGUOUS_HEADS = stemSet(
 // Things bought for a product rather than the product: a head noun followed by one of these
 // ("defibrillator pads", "laptop batteries") names an accessory, unless the product is one.
 const ACCESSORY_NOUNS = stemSet(
-	"pad battery batterie charger cable cord mount bracket case cover tip filter bulb cartridge toner ink reagent spare part accessory consumable holster strap cart dock cradle adapter electrode lens rotor bucket shelf rack tray sleeve stylus pen label ribbon screen protector",
+	"pad battery batterie charger cable cord mount bracket case cover tip filter bulb cartridge toner ink reagent spare part " +
+		"accessory consumable holster strap cart dock cradle adapter electrode lens rotor bucket shelf rack tray sleeve stylus pen " +
+		"label ribbon screen protector",
 );
 
 // One product meets thousands of notices: its head's pattern and each passage's normalized text
@@ -280,7 +282,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		add(
 			"concept_agreement",
 			conceptPoints - (codes?.points ?? 0),
-			`CPV ${concept.depth} digits agree${concept.contains ? " (the notice's kind includes the product)" : ""}: product ${concept.product.code} from ${concept.product.from}, notice ${concept.notice.code} from ${concept.notice.from}`,
+			`CPV ${concept.depth} digits agree${concept.contains ? " (the notice's kind includes the product)" : ""}: ` +
+				`product ${concept.product.code} from ${concept.product.from}, notice ${concept.notice.code} from ${concept.notice.from}`,
 		);
 		matchedCodes.push(`CPV:${concept.notice.code}`);
 	}

@@ -90,7 +90,9 @@ describe("eForms: the real change notice", () => {
 		});
 		expect(change.version).toMatchObject({ label: CHANGE_LABEL, released_at: "2020-04-17T11:34:56Z", supersedes: ORIGINAL_LABEL });
 		expect(change.version.note).toBe(
-			"Changed: Time limit for receipt of tenders or requests to participate; Conditions for opening of tenders. Reason: Due to Covid-19 and the UK Government’s decision to extend the UK lockdown period for an additional 3 weeks the timescales applicable to this contract notice have been extended accordingly.",
+			"Changed: Time limit for receipt of tenders or requests to participate; Conditions for opening of tenders. " +
+				"Reason: Due to Covid-19 and the UK Government’s decision to extend the UK lockdown period for an additional 3 weeks " +
+				"the timescales applicable to this contract notice have been extended accordingly.",
 		);
 	});
 
@@ -214,9 +216,10 @@ describe("eForms: lots, languages and links", () => {
 });
 
 describe("eForms: hostile XML", () => {
+	const UBL = "urn:oasis:names:specification:ubl:schema:xsd";
 	const XXE = `<?xml version="1.0"?>
 <!DOCTYPE ContractNotice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
-<ContractNotice xmlns="urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2">
+<ContractNotice xmlns="${UBL}:ContractNotice-2" xmlns:cbc="${UBL}:CommonBasicComponents-2" xmlns:cac="${UBL}:CommonAggregateComponents-2">
 	<cbc:ID schemeName="notice-id">x</cbc:ID><cbc:ContractFolderID>f</cbc:ContractFolderID>
 	<cac:ProcurementProject><cbc:Name>&xxe;</cbc:Name></cac:ProcurementProject>
 </ContractNotice>`;

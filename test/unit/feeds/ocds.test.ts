@@ -307,9 +307,9 @@ describe("OCDS: record packages, partial releases and status", () => {
 
 	it("cannot be used to pollute prototypes", () => {
 		const [good] = releasesOf("ocds-evaldev-004") as [Json];
-		const hostile = JSON.parse(
-			`[${JSON.stringify(good)}, ${JSON.stringify({ ...good, id: "x-2", date: "2027-01-30T00:00:00Z" }).replace('"tender":{', '"__proto__":{"polluted":true},"tender":{"constructor":{"prototype":{"polluted":true}},')}]`,
-		);
+		const polluting = '"__proto__":{"polluted":true},"tender":{"constructor":{"prototype":{"polluted":true}},';
+		const second = JSON.stringify({ ...good, id: "x-2", date: "2027-01-30T00:00:00Z" }).replace('"tender":{', polluting);
+		const hostile = JSON.parse(`[${JSON.stringify(good)}, ${second}]`);
 		const out = parseOcds(hostile);
 		expect(out.notices).toHaveLength(2);
 		expect(({} as Json).polluted).toBeUndefined();

@@ -97,7 +97,9 @@ describe("SAM.gov search response", () => {
 		expect(byNotice(FREEZERS)).toMatchObject({
 			title: "Laboratory Refrigerators and -80°C Freezers & Installation",
 			description:
-				"The USDA Agricultural Research Service, Peoria, IL, requires two (2) laboratory refrigerators and one (1) ultra-low freezer (-80°C), brand name or equal.\nDelivery, installation & startup included\nEnergy Star certified\nQuotes are due by 12:00 PM Central Time.",
+				"The USDA Agricultural Research Service, Peoria, IL, requires two (2) laboratory refrigerators " +
+				"and one (1) ultra-low freezer (-80°C), brand name or equal.\n" +
+				"Delivery, installation & startup included\nEnergy Star certified\nQuotes are due by 12:00 PM Central Time.",
 			description_url: null,
 		});
 		expect(byNotice(CANCELLED)).toMatchObject({ description: "", description_url: null });
