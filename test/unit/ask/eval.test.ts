@@ -33,12 +33,14 @@ describe.skipIf(!existsSync(resolve(dev, "notices.ocds.json")))("ask eval on the
 // 7 of its 54 answerable questions cannot be answered from the stored notice, so its floor is 0.8.
 const FLOOR: Record<string, number> = { "tune-i": 0.8 };
 
-describe.skipIf(!tuning.length)("ask eval on the real set's tuning parts", () => {
-	it.each(tuning)("answers at least 80-85% of part $name right", (part) => check(part.questions, part.notices, FLOOR[part.name] ?? 0.85));
-	it("answers at least 90% of all tuning questions right", () => {
-		const all = tuning.map((p) => evaluate(p.questions, p.notices));
-		const sum = (f: (r: (typeof all)[number]) => number) => all.reduce((a, r) => a + f(r), 0);
-		expect(sum((r) => r.answerableRight) / sum((r) => r.answerable)).toBeGreaterThanOrEqual(0.9);
-		expect(sum((r) => r.unanswerableRight) / sum((r) => r.unanswerable)).toBeGreaterThanOrEqual(0.9);
+// Registered only where the real set is built: its notices are third-party files, never in a clean clone.
+if (tuning.length > 0)
+	describe("ask eval on the real set's tuning parts", () => {
+		it.each(tuning)("answers at least 80-85% of part $name right", (part) => check(part.questions, part.notices, FLOOR[part.name] ?? 0.85));
+		it("answers at least 90% of all tuning questions right", () => {
+			const all = tuning.map((p) => evaluate(p.questions, p.notices));
+			const sum = (f: (r: (typeof all)[number]) => number) => all.reduce((a, r) => a + f(r), 0);
+			expect(sum((r) => r.answerableRight) / sum((r) => r.answerable)).toBeGreaterThanOrEqual(0.9);
+			expect(sum((r) => r.unanswerableRight) / sum((r) => r.unanswerable)).toBeGreaterThanOrEqual(0.9);
+		});
 	});
-});
