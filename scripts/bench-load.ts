@@ -3,7 +3,18 @@ import { cpus } from "node:os";
 import autocannon from "autocannon";
 import { callInternal } from "../shared/actions.ts";
 import { waitFor } from "../test/support/processes.ts";
-import { arg, BENCH_RATE_LIMITS, benchTarget, companyWithKey, json as call, procSample as sample, Tally } from "./bench-support.ts";
+import {
+	arg,
+	BENCH_RATE_LIMITS,
+	benchTarget,
+	companyWithKey,
+	json as call,
+	ferretdbPid,
+	machineTicks,
+	postgresPids,
+	procSample as sample,
+	Tally,
+} from "./bench-support.ts";
 
 // npm run bench:load [-- --url http://127.0.0.1:3000 --rate 100 --duration 20 --connections 50]
 // Drives the cluster with autocannon over a realistic mix of 20 companies' keys: opportunity
@@ -125,7 +136,13 @@ function nextRequest(companies: Company[]): { route: Route; method: string; path
 
 function processes(): Array<{ name: string; pid: number }> {
 	const own = target.cluster?.members.map((m) => ({ name: m.id, pid: m.proc.child.pid! })) ?? [];
-	return [...own, { name: "bench (autocannon, proxy)", pid: process.pid }];
+	const fdb = ferretdbPid();
+	return [...own, { name: "bench (autocannon, proxy)", pid: process.pid }, ...(fdb ? [{ name: "FerretDB", pid: fdb }] : [])];
+}
+
+/** CPU ticks of PostgreSQL's processes alive at both samples (its pooled backends live on). */
+function postgresTicks(pids: number[]): Map<number, number> {
+	return new Map(pids.flatMap((pid) => (sample(pid) ? [[pid, sample(pid)!.ticks] as [number, number]] : [])));
 }
 
 async function phase(title: string, companies: Company[], opts: Partial<autocannon.Options>): Promise<void> {
@@ -138,6 +155,9 @@ async function phase(title: string, companies: Company[], opts: Partial<autocann
 	};
 	const procs = processes();
 	const before = new Map(procs.map((p) => [p.pid, sample(p.pid)]));
+	const pgPids = postgresPids();
+	const pgBefore = postgresTicks(pgPids);
+	const machineBefore = machineTicks();
 	const peakRss = new Map<number, number>();
 	const sampler = setInterval(() => {
 		for (const p of procs) peakRss.set(p.pid, Math.max(peakRss.get(p.pid) ?? 0, sample(p.pid)?.rssKb ?? 0));
@@ -163,6 +183,8 @@ async function phase(title: string, companies: Company[], opts: Partial<autocann
 	} as autocannon.Options);
 	clearInterval(sampler);
 	const seconds = (Date.now() - t0) / 1000;
+	const pgAfter = postgresTicks(pgPids);
+	const machineAfter = machineTicks();
 	// Served means answered 2xx: the rate and the latencies count only those.
 	console.log(
 		`\n${title}: ${all.served} served (2xx) in ${seconds.toFixed(0)} s = ${(all.served / seconds).toFixed(0)} req/s; p50 ${all.latency(0.5)} ms, p99 ${all.latency(0.99)} ms` +
@@ -186,6 +208,11 @@ async function phase(title: string, companies: Company[], opts: Partial<autocann
 			`  ${p.name.padEnd(29)} ${String(Math.round(((b.ticks - a.ticks) / hz / seconds) * 100)).padStart(10)} %   ${String(Math.round((peakRss.get(p.pid) ?? b.rssKb) / 1024)).padStart(8)} MB`,
 		);
 	}
+	let pg = 0;
+	for (const [pid, t] of pgAfter) pg += t - (pgBefore.get(pid) ?? t);
+	console.log(`  ${"PostgreSQL (all processes)".padEnd(29)} ${String(Math.round((pg / hz / seconds) * 100)).padStart(10)} %`);
+	const busy = (machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total);
+	console.log(`  machine: ${Math.round(busy * 100)} % of its ${cpus().length} cores busy`);
 }
 
 async function measure(companies: Company[]): Promise<void> {

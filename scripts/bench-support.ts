@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { BrokerOptions, ServiceBroker } from "moleculer";
@@ -137,6 +137,28 @@ export function ferretdbPid(): number | null {
 	} catch {
 		return null;
 	}
+}
+
+/** PostgreSQL's processes (server and backends): with FerretDB, the database's share of the CPU. */
+export function postgresPids(): number[] {
+	const pids: number[] = [];
+	for (const e of readdirSync("/proc")) {
+		if (!/^\d+$/.test(e)) continue;
+		try {
+			if (readFileSync(`/proc/${e}/comm`, "utf8").trim() === "postgres") pids.push(Number(e));
+		} catch {
+			// gone meanwhile
+		}
+	}
+	return pids;
+}
+
+/** The whole machine's busy and total CPU ticks since boot (/proc/stat's first line). */
+export function machineTicks(): { busy: number; total: number } {
+	const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+	const n = fields.map(Number);
+	const total = n.reduce((a, b) => a + b, 0);
+	return { busy: total - (n[3] ?? 0) - (n[4] ?? 0), total }; // idle and iowait are not busy
 }
 
 /** The value at quantile `p` (0..1) of the numbers. */

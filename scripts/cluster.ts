@@ -23,14 +23,20 @@ export interface ProcessSpec {
 	 * call other services stop before those services, so their last jobs finish against them.
 	 */
 	stopStage?: number;
+	/**
+	 * MongoDB connections of this kind's processes, instead of the cluster's `mongoPoolPerProcess`:
+	 * the one opportunities process serves most of the API's requests, and with 3 connections
+	 * they queued for a connection, not for the store.
+	 */
+	mongoPool?: number;
 }
 
 /** Every service on its own, with two gateways and two matching workers. */
 export const FULL_LAYOUT: ProcessSpec[] = [
 	{ name: "gateway", services: "gateway", count: 2 },
 	{ name: "auth-keys", services: "auth-keys" },
-	{ name: "opportunities", services: "opportunities" },
-	{ name: "catalog", services: "catalog" },
+	{ name: "opportunities", services: "opportunities", mongoPool: 16 },
+	{ name: "catalog", services: "catalog", mongoPool: 6 },
 	{ name: "matching", services: "matching", count: 2, stopStage: 1 },
 	{ name: "notifications", services: "notifications", stopStage: 1 },
 	{ name: "ask", services: "ask", stopStage: 1 },
@@ -166,6 +172,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
 		const proc = startServiceProcess(
 			{
 				...env,
+				...(member.spec.mongoPool && !o.env?.MONGO_POOL_SIZE ? { MONGO_POOL_SIZE: String(member.spec.mongoPool) } : {}),
 				SERVICES: member.spec.services,
 				NODE_ID: member.nodeID,
 				OPS_PORT: String(member.opsPort),

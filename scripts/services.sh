@@ -41,10 +41,10 @@ FERRETDB_VERSION="v1.24.2"
 FERRETDB_MODULE="github.com/FerretDB/FerretDB"
 # FerretDB is built with the patches of deploy/ferretdb/, in this order (see its README):
 # single-document atomicity, queries answered from indexes, cheaper requests, sparse indexes, update
-# locks per document. The binary's name
+# locks per document, findAndModify's projection, lean reads. The binary's name
 # carries their hash, so a change of any patch builds anew and an older build started by this
 # script is replaced.
-FERRETDB_PATCHES=(atomic-updates query-indexes request-costs sparse-indexes document-locks)
+FERRETDB_PATCHES=(atomic-updates query-indexes request-costs sparse-indexes document-locks findandmodify-fields lean-reads)
 FERRETDB_PATCH_FILES=("${FERRETDB_PATCHES[@]/#/$ROOT/deploy/ferretdb/}")
 FERRETDB_PATCH_FILES=("${FERRETDB_PATCH_FILES[@]/%/.patch}")
 FERRETDB_BUILD="$FERRETDB_VERSION-oms-$(cat "${FERRETDB_PATCH_FILES[@]}" | sha256sum | cut -c1-8)"

@@ -1,6 +1,7 @@
 import type { ActionSchema, Context } from "moleculer";
 import type { z } from "zod";
 import type { RequestMeta } from "./auth-context.ts";
+import type { Admission } from "./admission.ts";
 import {
 	INTERNAL_ACTIONS,
 	type InternalActionName,
@@ -30,7 +31,9 @@ export function operationAction<P = any, S = unknown>(op: Operation, handler: (t
 	return {
 		input: () => input,
 		async handler(this: unknown, ctx: OpContext<P>) {
-			const result = await handler.call(this as S, ctx);
+			// A service that keeps an Admission (shared/admission.ts) runs its operations through it.
+			const admission = (this as { admission?: Admission } | null)?.admission;
+			const result = admission ? await admission.run(async () => handler.call(this as S, ctx)) : await handler.call(this as S, ctx);
 			if (status !== 200) ctx.meta.$statusCode = status;
 			if (status === 201) {
 				// The created resource's address, e.g. /api/v1/api-keys/<id>.

@@ -12,15 +12,15 @@ import { settleVerdicts } from "./pipeline.ts";
 export async function feedbackForLearning(m: OpportunityModels, q: FeedbackForLearningQuery): Promise<FeedbackForLearning> {
 	let f = await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>();
 	if (!f) throw notFound("Feedback");
-	// A verdict whose request stopped between its insert and settling is settled here, so
-	// `superseded_at` is final before learning reads it.
+	// Settled first, so `superseded_at` is final before learning reads it: a verdict whose request
+	// stopped between its insert and settling, or older verdicts that such a request left open.
+	let opp: Pick<OpportunityDoc, "signals" | "feedback_id"> | null;
 	if (f.superseded_at === null) {
-		await settleVerdicts(m, q.tenantId, f.opportunity_id);
-		f = (await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>())!;
+		opp = await settleVerdicts(m, q.tenantId, f.opportunity_id);
+		if (opp && opp.feedback_id !== f._id) f = (await m.feedback.findOne({ _id: q.feedbackId, tenant_id: q.tenantId }).lean<FeedbackDoc>())!;
+	} else {
+		opp = await m.opportunities.findOne({ _id: f.opportunity_id, tenant_id: q.tenantId }, { signals: 1 }).lean();
 	}
-	const opp = await m.opportunities
-		.findOne({ _id: f.opportunity_id, tenant_id: q.tenantId }, { signals: 1 })
-		.lean<Pick<OpportunityDoc, "signals">>();
 	const n = await m.notices
 		.findById(f.notice_id, { title: 1, issuing_body: 1, categories: 1 })
 		.lean<Pick<NoticeDoc, "title" | "issuing_body" | "categories">>();

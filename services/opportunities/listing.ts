@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor, listingKey } from "../../shared/cursor.ts";
 import { validationFailed } from "../../shared/errors.ts";
 import { escapeRegex } from "../../shared/mongo.ts";
 import type { OpportunityDoc, OpportunityModels } from "./models.ts";
-import { toSummary } from "./records.ts";
+import { SUMMARY_FIELDS, toSummary } from "./records.ts";
 
 // GET /opportunities: filters, sort and keyset pagination. Every sort is ascending on a stored
 // key with the id as tie-breaker, so a cursor (key, id) resumes exactly after the last item:
@@ -43,7 +43,7 @@ export async function listOpportunities(m: OpportunityModels, tenantId: string, 
 		filter.$or = [{ [key]: { $gt: c.k } }, { [key]: c.k, _id: { $gt: c.id } }];
 	}
 	const docs = await m.opportunities
-		.find(filter)
+		.find(filter, { ...SUMMARY_FIELDS, [key]: 1 })
 		.sort({ [key]: 1, _id: 1 })
 		.limit(q.limit + 1)
 		.lean<OpportunityDoc[]>();

@@ -36,8 +36,11 @@ export function noticeCopy(n: NoticeDoc): Record<string, unknown> {
 	};
 }
 
+/** Notice fields noticeCopy never reads, and the largest: recordMatch leaves them in the store. */
+const NOT_COPIED = { normalized: 0, dedupe_keys: 0, aliases: 0, match: 0 } as const;
+
 export async function recordMatch(m: OpportunityModels, r: MatchResult): Promise<{ id: string; created: boolean }> {
-	const notice = await m.notices.findById(r.noticeId).lean<NoticeDoc>();
+	const notice = await m.notices.findById(r.noticeId, NOT_COPIED).lean<NoticeDoc>();
 	if (!notice) throw notFound("Notice");
 	const now = new Date();
 	const { tenantId, noticeId, matchVersion, ...result } = r;

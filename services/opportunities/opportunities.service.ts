@@ -11,6 +11,7 @@ import {
 	sendFeedback,
 	unarchiveOpportunity,
 } from "../../shared/contract/opportunities-operations.ts";
+import { Admission } from "../../shared/admission.ts";
 import { config } from "../../shared/config.ts";
 import { notFound } from "../../shared/errors.ts";
 import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
@@ -37,6 +38,8 @@ interface State extends Record<string, any> {
 	m: OpportunityModels;
 	noticeOutbox: Outbox<NoticeDoc, typeof MatchNoticeJob>;
 	feedbackOutbox: Outbox<FeedbackDoc, typeof LearnFeedbackJob>;
+	/** Its contract operations run to completion, a pool's worth at a time (shared/admission.ts). */
+	admission: Admission;
 	upkeep?: ReturnType<typeof startWorker>;
 	stopScheduling?: () => void;
 }
@@ -149,6 +152,7 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 	async started(this: State) {
 		this.conn = await connectServiceDb("opportunities");
 		this.m = opportunityModels(this.conn);
+		this.admission = new Admission(config().MONGO_POOL_SIZE);
 		await syncIndexes(this.conn);
 		this.noticeOutbox = new Outbox({
 			model: this.m.notices,

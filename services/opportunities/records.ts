@@ -4,6 +4,24 @@ import type { OpportunityDoc } from "./models.ts";
 
 // Stored opportunities as the contract shows them, and the derived fields a write keeps in step.
 
+/** The stored fields toSummary reads: lists and archive answers fetch only these. */
+export const SUMMARY_FIELDS = {
+	rfp_id: 1,
+	title: 1,
+	issuing_body: 1,
+	source: 1,
+	status: 1,
+	discovered_at: 1,
+	source_status: 1,
+	deadline: 1,
+	estimated_value: 1,
+	currency: 1,
+	score: 1,
+	score_source: 1,
+	archived_at: 1,
+	product_match_name: 1,
+} as const;
+
 export function toSummary(d: OpportunityDoc): OpportunitySummary {
 	return {
 		id: d._id,

@@ -389,6 +389,32 @@ describe("the store answers as MongoDB does", () => {
 		}
 	});
 
+	it("projections answer only their fields, whatever fields the filter and sort read", async () => {
+		// The build decodes only the fields a find reads (deploy/ferretdb, lean-reads.patch): the
+		// filter, the sort and the projection must each still see theirs.
+		const wrong: string[] = [];
+		// In the stored document's order (the fixtures were inserted with _id first), as MongoDB answers.
+		const shape = (d: Doc) => Object.keys(d).join(",");
+		for (const filter of FILTERS) {
+			for (const projection of [{ t: 1 }, { "o.x": 1, _id: 0 }, { o: 0, a: 0 }] as Doc[]) {
+				const got = await coll.find(filter, { projection }).sort({ n: 1, _id: 1 }).toArray();
+				const want = expected(filter);
+				if (got.length !== want.length) wrong.push(`${label(filter)} ${label(projection)}: ${got.length} of ${want.length}`);
+				else if (!("o.x" in projection)) expectSorted(got, filter, { n: 1 }, 0, want.length); // sorted on a field it does not answer
+				for (const g of got) {
+					const src = "_id" in g ? docs.find((d) => idKey(d._id) === idKey(g._id)) : undefined;
+					let keys: string[];
+					if ("t" in projection) keys = ["_id", ...("t" in (src ?? {}) ? ["t"] : [])];
+					else if ("o.x" in projection) keys = Object.keys(g).length ? ["o"] : [];
+					else keys = Object.keys(src ?? {}).filter((k) => k !== "o" && k !== "a");
+					if (shape(g) !== keys.join(",") || ("t" in projection && src && label(g.t) !== label(src.t)))
+						wrong.push(`${label(filter)} ${label(projection)}: ${label(g)}`);
+				}
+			}
+		}
+		expect(wrong).toEqual([]);
+	});
+
 	it("updates, findOneAndUpdate with a sort, and deletes select as find does", async () => {
 		let mark = 0;
 		for (const filter of [
@@ -415,6 +441,27 @@ describe("the store answers as MongoDB does", () => {
 		}
 		const top = await coll.findOneAndUpdate({ t: "x" }, { $set: { mark: ++mark } }, { sort: { n: -1 } });
 		expectSorted(top ? [top] : [], { t: "x" }, { n: -1 }, 0, 1);
+
+		// findAndModify's `fields`: the answer carries the projection's fields only, as find's
+		// projection gives them (`_id` always unless excluded), before or after the update.
+		const one = docs.find((d) => typeof d.t === "string" && d.n !== undefined)!;
+		const after = await coll.findOneAndUpdate(
+			q({ _id: one._id }),
+			{ $set: { mark: ++mark } },
+			{ returnDocument: "after", projection: { t: 1, mark: 1 } },
+		);
+		expect(after).toEqual({ _id: one._id, t: one.t, mark });
+		const before = await coll.findOneAndUpdate(q({ _id: one._id }), { $set: { mark: mark + 1 } }, { projection: { mark: 1, _id: 0 } });
+		expect(before).toEqual({ mark });
+		const dropped = await coll.findOneAndUpdate(q({ _id: one._id }), { $set: { mark: ++mark + 1 } }, { projection: { n: 0, t: 0 } });
+		expect(dropped && Object.keys(dropped).sort()).toEqual(
+			Object.keys(one)
+				.filter((k) => k !== "n" && k !== "t")
+				.concat("mark")
+				.sort(),
+		);
+		expect(await coll.findOneAndUpdate(q({ _id: "none" }), { $set: { mark } }, { projection: { t: 1 } })).toBeNull();
+		mark++;
 
 		const gone = expected({ s: "closed", n: { $gte: 0 } });
 		expect((await coll.deleteMany({ s: "closed", n: { $gte: 0 } })).deletedCount).toBe(gone.length);
