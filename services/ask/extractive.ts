@@ -53,6 +53,8 @@ export interface ExtractiveAnswer {
 
 const SECTION_SAYS: Partial<Record<Section, string>> = {
 	item: "The notice's item list says",
+	lot: "The notice's lots say",
+	criteria: "The notice's award criteria say",
 	amendment: "An amendment to the notice says",
 	signal: "Matching extracted from the notice",
 	detail: "The notice's record says",
@@ -220,6 +222,12 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 	return found;
 }
 
+/** Whether the notice's title itself names some of the question's subject. */
+function titleNames(index: Index, q: QuestionInfo): boolean {
+	const title = index.docs.find((d) => d.passage.section === "title");
+	return !!title && namesSubject(index, title, q.subject);
+}
+
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
 	const cov = coverage(index, doc, q.subject);
@@ -252,7 +260,9 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 			const inDocument = c?.name === "place" && cov >= MIN_COVERAGE_UNTYPED_COUNT && doc.concepts.has("documents");
 			if (!untypedCount && !untypedWho && !inDocument) return cov >= 0.9 ? "no_value" : "off_topic";
 		}
-		strong = found.some((k) => STRONG_KINDS.has(k));
+		// A bare number pins an answer down only where the sentence or the notice's title names what is asked about: an
+		// opening sentence naming a prize does not make every figure of a long item description ("12 845 m2") its amount.
+		strong = found.some((k) => STRONG_KINDS.has(k) && (k !== "number" || namesSubject(index, doc, q.subject) || titleNames(index, q)));
 		typedWeak = found.length > 0;
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
