@@ -238,6 +238,13 @@ function lotsOf(lots: XmlElement[]): { lots?: NoticeLot[] } {
 
 const CRITERION_WEIGHT = "ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension/efac:AwardCriterionParameter";
 
+/** A criterion's weight (BT-5421 says whether the number is a percentage: "per-exa", "per-rng"), "15 %" or "15". */
+function weightOf(criterion: XmlElement): string | null {
+	const parameter = first(criterion, CRITERION_WEIGHT);
+	const value = cleanLine(textAt(parameter, "efbc:ParameterNumeric"), 50);
+	return value && textAt(parameter, "efbc:ParameterCode")?.startsWith("per-") ? `${value} %` : value;
+}
+
 /** Each lot's award criteria (BT-539 type, BT-734 name, BT-540 description, BT-541 weight); empty when none is stated. */
 function awardCriteriaOfLots(lots: XmlElement[]): { award_criteria?: AwardCriteria } {
 	const criteria = lots
@@ -247,7 +254,7 @@ function awardCriteriaOfLots(lots: XmlElement[]): { award_criteria?: AwardCriter
 				type: cleanLine(textAt(c, "cbc:AwardingCriterionTypeCode"), 100),
 				name: cleanLine(textIn(c, "cbc:Name"), LIMITS.line),
 				description: cleanText(textIn(c, "cbc:Description"), LIMITS.note),
-				weight: cleanLine(textAt(c, `${CRITERION_WEIGHT}/efbc:ParameterNumeric`), 100),
+				weight: weightOf(c),
 			})),
 		)
 		.filter((c) => c.name !== null || c.description !== null || c.type !== null)

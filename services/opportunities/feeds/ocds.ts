@@ -263,7 +263,8 @@ function criteriaOf(value: unknown, lot: string | null): AwardCriterion[] {
 				type: line(c.type, 100),
 				name: line(c.name),
 				description: cleanText(c.description, LIMITS.note, { html: true }),
-				weight: line(weight?.number, 100),
+				// The eForms profile's weighting codes (percentageExact, percentageRangeMiddle, ...) say the number is a percentage.
+				weight: weight && /^percentage/.test(String(weight.weighting ?? "")) ? line(`${weight.number} %`, 100) : line(weight?.number, 100),
 			};
 		})
 		.filter((c) => c.name !== null || c.description !== null || c.type !== null);

@@ -295,4 +295,48 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		expect(answerExtractive(g, "How many lots are there?").answer).toContain("field lots: 2 lots: LOT-0001 (Bordsentrifuger); LOT-0002");
 		expect(answerExtractive(g, "Is this a framework agreement?").answer).toContain("field procedure.framework: agreement");
 	});
+
+	it("names the declared lots when no item belongs to one, and answers the award criteria from their field and their words", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Servicio de mantenimiento preventivo y correctivo de equipos de rayos X",
+				description: "Contratación del servicio de mantenimiento de equipos médicos.",
+				details: {
+					items: [{ description: "Servicio de reparación y mantenimiento de dispositivos médicos", quantity: 4 }],
+					lots: [
+						{ id: "L-1", title: "Mantenimiento Preventivo", description: "Visitas mensuales de revisión.", value: null },
+						{ id: "L-2", title: "Mantenimiento Correctivo", description: null, value: { amount: 250000, currency: "MXN" } },
+					],
+					award_criteria: {
+						method: "bestValueToGovernment",
+						text: "Mejores condiciones en cuanto a precio, oportunidad y calidad",
+						criteria: [{ lot: "L-1", type: "quality", name: "Experiencia", description: null, weight: "60 %" }],
+					},
+				},
+			},
+		});
+		const lots = answerExtractive(g, "¿Cuáles son los lotes?").answer;
+		expect(lots).toContain("field lots: 2 lots: L-1 (Mantenimiento Preventivo); L-2 (Mantenimiento Correctivo, value MXN 250,000)");
+		const criteria = answerExtractive(g, "¿Cuáles son los criterios de adjudicación?").answer;
+		expect(criteria).toContain("field award_criteria: method bestValueToGovernment (best value to government)");
+		expect(criteria).toContain("Mejores condiciones en cuanto a precio, oportunidad y calidad");
+		expect(criteria).toContain("quality Experiencia (weight 60 %, lot L-1)");
+		// A lot's own description is a sentence to search.
+		expect(answerExtractive(g, "How often are the preventive maintenance visits?").answer).not.toMatch(/^The notice does not state/);
+	});
+
+	it("takes 'how much is the estimated value' as the value, and no bare figure as the amount of what only the opening names", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Konkurs realizacyjny na koncepcję architektoniczną budynku urzędu",
+				description:
+					"Nagrodą w konkursie jest nagroda pieniężna oraz zaproszenie do negocjacji.\nTeren inwestycji: 12 845 m2, garaż podziemny ok. 5 500 m2.",
+			},
+		});
+		expect(answerExtractive(g, "Jaka jest wysokość nagrody pieniężnej?").answer.startsWith(NOT_STATED)).toBe(true);
+		const hu = buildGrounding({
+			notice: { title: "Szennyvíztisztító telep építése", description: "A telep biológiai kapacitása 12 450 LE." },
+		});
+		expect(answerExtractive(hu, "Mennyi a becsült érték?").answer).toMatch(/^The notice does not state an estimated value/);
+	});
 });
