@@ -353,6 +353,11 @@ function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {
 		if (lots.length) return lots;
 	}
 	if (!c?.fields) return [];
+	// "Who may bid?" with no eligibility field: the procedure says whether any supplier may ("open", "all interested suppliers").
+	if (c.name === "eligibility" && !q.polar && !g.facts.some((f) => f.field === "eligibility")) {
+		const procedure = g.facts.filter((f) => f.field === "procedure" && /\bcompetition (open|restricted)\b/.test(f.text));
+		if (procedure.length) return procedure;
+	}
 	for (const field of c.fields) {
 		const facts = g.facts.filter((f) => f.field === field);
 		if (!facts.length) continue;

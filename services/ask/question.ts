@@ -136,7 +136,10 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	let next = howMuch ? howMuch.to + 1 : tokens.length;
 	while (next < tokens.length && isStopword(tokens[next]!.word, lang)) next++;
 	// "Mennyi a becsült érték?", "how much is the budget": how much a value is asks that value, not a count.
-	const valueAsked = !!howMuch && hits.some((h) => h.concept === "value" && h.from === next);
+	// The value's name must end its phrase: in "how many ceiling profiles" the value word only qualifies what is counted.
+	const valueAsked =
+		!!howMuch &&
+		hits.some((h) => h.concept === "value" && h.from === next && (h.to + 1 >= tokens.length || isStopword(tokens[h.to + 1]!.word, lang)));
 	const asked = askedOf(concepts, quantityNoun, valueAsked, polar);
 	const spent = new Set<ConceptName>(["frame", "polar", "when", "who", "scope", "quantity", "amount", "duration", "frequency", "place"]);
 	if (asked) spent.add(asked.name);

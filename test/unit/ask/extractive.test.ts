@@ -339,4 +339,30 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		});
 		expect(answerExtractive(hu, "Mennyi a becsült érték?").answer).toMatch(/^The notice does not state an estimated value/);
 	});
+
+	it("answers who may bid from an open procedure when no eligibility is stated, and counts what a value word only qualifies", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Suspended ceiling repairs",
+				description: "Repair of the suspended ceilings in the clinic. The works need 300 ceiling profiles and 40 tiles.",
+				estimated_value: 3600,
+				currency: "UAH",
+				details: {
+					procedure: {
+						kind: "open",
+						competition: "open",
+						code: "open",
+						text: "All interested suppliers may submit a bid",
+						framework: null,
+					},
+				},
+			},
+		});
+		expect(answerExtractive(g, "Who may submit a bid?").answer).toContain("field procedure: All interested suppliers may submit a bid");
+		expect(answerExtractive(g, "Is this set aside for small businesses?").answer.startsWith(NOT_STATED)).toBe(true);
+		const count = answerExtractive(g, "How many ceiling profiles are needed?").answer;
+		expect(count).toContain("300 ceiling profiles");
+		expect(count).not.toContain("estimated_value");
+		expect(answerExtractive(g, "How much is the budget?").answer).toContain("field estimated_value: UAH 3,600");
+	});
 });
