@@ -3,7 +3,17 @@ import { CONCEPT_BY_NAME, isConceptWord, type Concept, type ConceptName } from "
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
-import { EMAIL_RE, hasCodedMoney, hasCountOf, kindsIn, STRONG_KINDS, tokensOf, type Token, type ValueKind } from "./values.ts";
+import {
+	EMAIL_RE,
+	hasCodedMoney,
+	hasCountOf,
+	kindsIn,
+	namesMeasureUnit,
+	STRONG_KINDS,
+	tokensOf,
+	type Token,
+	type ValueKind,
+} from "./values.ts";
 
 // The offline answerer (no model, no download). Structure first: when the question asks about
 // something the normalized notice has a field for (deadline with its zone, value, procedure,
@@ -155,7 +165,15 @@ function counted(index: Index, subject: SubjectTerm[]) {
  * question names ("which make and model ... being replaced" needs a model); else, for "who", a name
  * or an address to write to.
  */
+const unitAsked = new WeakMap<QuestionInfo, boolean>();
+
 function requiredKinds(q: QuestionInfo): ValueKind[] {
+	// "What area, in square metres": a question naming a unit is answered by a measure in it, not by any figure.
+	if (q.asked?.kinds?.some((k) => k === "measure" || k === "number" || k === "count")) {
+		let named = unitAsked.get(q);
+		if (named === undefined) unitAsked.set(q, (named = namesMeasureUnit(q.text, q.lang)));
+		if (named) return ["measure"];
+	}
 	if (q.asked?.kinds?.length) return q.asked.kinds;
 	// "Where to submit" is answered by the channel the notice names, whatever it is (a website, an envelope).
 	if (q.asked?.name === "submission") return [];

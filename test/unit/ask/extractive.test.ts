@@ -365,4 +365,16 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		expect(count).not.toContain("estimated_value");
 		expect(answerExtractive(g, "How much is the budget?").answer).toContain("field estimated_value: UAH 3,600");
 	});
+
+	it("answers a question naming a unit of measure only with a measure, not with any figure", () => {
+		const notice = (extra: string) => ({
+			title: "Construcción de pavimento tipo empedrado en distintos barrios",
+			description: `Lote 1: empedrado en el KM 10 Acaray.\nLote 2: empedrado en el barrio 23 de Octubre.${extra}`,
+		});
+		const q = "¿Cuál es la superficie a empedrar en metros cuadrados?";
+		expect(answerExtractive(buildGrounding({ notice: notice("") }), q).answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(buildGrounding({ notice: notice("\nLa superficie a empedrar es de 5 400 m2.") }), q).answer).toContain(
+			"5 400 m2",
+		);
+	});
 });
