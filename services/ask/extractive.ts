@@ -456,7 +456,9 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	const typed = wanted.length
 		? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked, q)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0)
 		: undefined;
-	let best = typed ?? passing[0];
+	// A topic without a kind of value (what a framework includes, how it is split) is best answered by a sentence naming it.
+	const named = !wanted.length && q.asked ? passing.find((c) => cued(index, c.doc, q.asked!, q)) : undefined;
+	let best = typed ?? named ?? passing[0];
 	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
 	// coverage of the question's other words matters less then ("do we pay for the documents?").
 	// A count question keeps the sentence that counts its subject (the item list may count the whole item).

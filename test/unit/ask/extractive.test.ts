@@ -377,4 +377,21 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 			"5 400 m2",
 		);
 	});
+
+	it("answers a topic without a kind of value with the sentence naming it, over a better-worded one that does not", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Framework for Provision of Community Based Services",
+				description: [
+					"The Council is establishing a new Community Based Support Services Framework from which to commission care and support services for service users.",
+					"The New Framework will commence on 1st February 2014 and the Council intends to commission all Community Based Support Services through it.",
+					"The new Framework will include the provision of domiciliary care, supported living and live-in care and support to access the community.",
+					"The Framework will close to new applications on 31st December 2014.",
+				].join("\n"),
+			},
+		});
+		expect(answerExtractive(g, "What services will the framework include?").answer).toContain(
+			"domiciliary care, supported living and live-in care",
+		);
+	});
 });
