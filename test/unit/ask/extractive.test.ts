@@ -321,6 +321,8 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		expect(criteria).toContain("field award_criteria: method bestValueToGovernment (best value to government)");
 		expect(criteria).toContain("Mejores condiciones en cuanto a precio, oportunidad y calidad");
 		expect(criteria).toContain("quality Experiencia (weight 60 %, lot L-1)");
+		// With no procedure stated, how the contract is awarded is how the winner is chosen.
+		expect(answerExtractive(g, "How will the contract be awarded?").answer).toContain("field award_criteria: method bestValueToGovernment");
 		// A lot's own description is a sentence to search.
 		expect(answerExtractive(g, "How often are the preventive maintenance visits?").answer).not.toMatch(/^The notice does not state/);
 	});
