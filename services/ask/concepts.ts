@@ -79,6 +79,7 @@ export const FIELDS = [
 	"lots",
 	"framework",
 	"auction",
+	"award_criteria",
 ] as const;
 export type Field = (typeof FIELDS)[number];
 

@@ -42,7 +42,17 @@ export interface AskOpportunity {
 	source_status?: string;
 }
 
-export type Section = "title" | "description" | "item" | "eligibility" | "submission" | "amendment" | "detail" | "signal";
+export type Section =
+	| "title"
+	| "description"
+	| "item"
+	| "lot"
+	| "criteria"
+	| "eligibility"
+	| "submission"
+	| "amendment"
+	| "detail"
+	| "signal";
 
 export interface Passage {
 	/** Position in reading order (answers quote in this order). */
@@ -291,6 +301,8 @@ const KNOWN_DETAIL_KEYS = new Set([
 	"enquiry_deadline_local",
 	"submission",
 	"minimum_value",
+	"lots",
+	"award_criteria",
 	"source_note",
 	"description_url",
 	"versions",
@@ -348,6 +360,35 @@ function submissionLine(s: unknown): string | null {
 		methods.length ? `method ${methods.map(methodLine).join(", ")}` : null,
 		str(s.url) ? `at ${str(s.url)}` : null,
 		str(s.text) ? `details: ${str(s.text)}` : null,
+	].filter(Boolean);
+	return parts.length ? parts.join("; ") : null;
+}
+
+/** A lot's title, else the start of its description, with its value: how a lot is named in the lots fact. */
+function declaredLots(v: unknown): { id: string; about: string }[] {
+	const lots = Array.isArray(v) ? v.filter(isRecord).slice(0, 200) : [];
+	return lots.flatMap((l) => {
+		const id = str(l.id);
+		if (!id) return [];
+		const value = isRecord(l.value) && typeof l.value.amount === "number" ? l.value : null;
+		const worth = value ? `value ${str(value.currency) ? `${str(value.currency)} ` : ""}${formatNumber(value.amount as number)}` : null;
+		const name = str(l.title) ?? (str(l.description) ? clip(str(l.description)!, 80) : null);
+		return [{ id, about: [name, worth].filter(Boolean).join(", ") }];
+	});
+}
+
+/** How the winner is chosen (details.award_criteria): the method code in words, the source's own words, each criterion with its weight. */
+function awardCriteriaLine(v: unknown): string | null {
+	if (!isRecord(v)) return null;
+	const criteria = (Array.isArray(v.criteria) ? v.criteria.filter(isRecord) : []).slice(0, 100).map((c) => {
+		const what = [str(c.type), str(c.name)].filter(Boolean).join(" ");
+		const rest = [str(c.weight) ? `weight ${str(c.weight)}` : null, str(c.lot) ? `lot ${str(c.lot)}` : null].filter(Boolean);
+		return `${what || clip(str(c.description) ?? "", 120)}${rest.length ? ` (${rest.join(", ")})` : ""}`;
+	});
+	const parts = [
+		str(v.method) ? `method ${methodLine(str(v.method)!)}` : null,
+		str(v.text) ? `details: ${str(v.text)}` : null,
+		criteria.length ? `criteria: ${criteria.join("; ")}` : null,
 	].filter(Boolean);
 	return parts.length ? parts.join("; ") : null;
 }
@@ -417,14 +458,17 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 			.join("; ");
 		push("items", `items[${i + 1}]`, text, { about: description, quantity });
 	});
-	// How the purchase is split: the lots the items belong to (two or more; a single lot splits nothing).
-	const lots = new Map<string, string>();
-	for (const item of items) {
-		const lot = str(item.lot);
-		if (lot && !lots.has(lot)) lots.set(lot, str(item.description) ?? str(item.name) ?? str(item.title) ?? "");
-	}
+	// How the purchase is split: the lots the source declares, else the lots its items belong to (two or more; one splits nothing).
+	const declared = declaredLots(d.lots);
+	const lots = new Map<string, string>(declared.map((l) => [l.id, l.about]));
+	if (!lots.size)
+		for (const item of items) {
+			const lot = str(item.lot);
+			if (lot && !lots.has(lot)) lots.set(lot, clip(str(item.description) ?? str(item.name) ?? str(item.title) ?? "", 80));
+		}
 	if (lots.size >= 2)
-		push("lots", "lots", `${lots.size} lots: ${[...lots].map(([id, about]) => (about ? `${id} (${clip(about, 80)})` : id)).join("; ")}`);
+		push("lots", "lots", `${lots.size} lots: ${[...lots].map(([id, about]) => (about ? `${id} (${about})` : id)).join("; ")}`);
+	push("award_criteria", "award_criteria", awardCriteriaLine(d.award_criteria));
 	const place = placeLine(d.place_of_performance);
 	push("place", "place_of_performance", place);
 	for (const c of Array.isArray(d.contacts) ? d.contacts.filter(isRecord).slice(0, 20) : []) {
@@ -471,6 +515,18 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 				item: facts.findIndex((f) => f.name === `items[${i + 1}]`),
 			});
 	});
+	// Declared lots' own descriptions and the award criteria's words are text too ("Lot 2 covers ...", "quality 60 %").
+	for (const lot of Array.isArray(details.lots) ? details.lots.filter(isRecord).slice(0, 200) : []) {
+		const lead = [str(lot.id) ? `lot ${str(lot.id)}` : null, str(lot.title)].filter(Boolean).join(": ");
+		if (str(lot.title)) b.add("lot", `${str(lot.id) ? `Lot ${str(lot.id)}: ` : ""}${str(lot.title)}`, { lead });
+		if (str(lot.description)) b.addText("lot", String(lot.description), { lead });
+	}
+	const award = isRecord(details.award_criteria) ? details.award_criteria : null;
+	if (award && str(award.text)) b.addText("criteria", String(award.text));
+	for (const c of award && Array.isArray(award.criteria) ? award.criteria.filter(isRecord).slice(0, 100) : []) {
+		const lead = [str(c.type), str(c.name)].filter(Boolean).join(" ");
+		if (str(c.description)) b.addText("criteria", String(c.description), lead ? { lead } : {});
+	}
 	if (str(details.eligibility)) b.addText("eligibility", String(details.eligibility));
 	// The source's own words on submitting often say more than how (a briefing, whom to ask): they are text too.
 	const submission = isRecord(details.submission) ? details.submission : null;

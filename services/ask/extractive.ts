@@ -3,7 +3,17 @@ import { CONCEPT_BY_NAME, isConceptWord, type Concept, type ConceptName } from "
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
-import { EMAIL_RE, hasCodedMoney, hasCountOf, kindsIn, STRONG_KINDS, tokensOf, type Token, type ValueKind } from "./values.ts";
+import {
+	EMAIL_RE,
+	hasCodedMoney,
+	hasCountOf,
+	kindsIn,
+	namesMeasureUnit,
+	STRONG_KINDS,
+	tokensOf,
+	type Token,
+	type ValueKind,
+} from "./values.ts";
 
 // The offline answerer (no model, no download). Structure first: when the question asks about
 // something the normalized notice has a field for (deadline with its zone, value, procedure,
@@ -53,6 +63,8 @@ export interface ExtractiveAnswer {
 
 const SECTION_SAYS: Partial<Record<Section, string>> = {
 	item: "The notice's item list says",
+	lot: "The notice's lots say",
+	criteria: "The notice's award criteria say",
 	amendment: "An amendment to the notice says",
 	signal: "Matching extracted from the notice",
 	detail: "The notice's record says",
@@ -153,7 +165,15 @@ function counted(index: Index, subject: SubjectTerm[]) {
  * question names ("which make and model ... being replaced" needs a model); else, for "who", a name
  * or an address to write to.
  */
+const unitAsked = new WeakMap<QuestionInfo, boolean>();
+
 function requiredKinds(q: QuestionInfo): ValueKind[] {
+	// "What area, in square metres": a question naming a unit is answered by a measure in it, not by any figure.
+	if (q.asked?.kinds?.some((k) => k === "measure" || k === "number" || k === "count")) {
+		let named = unitAsked.get(q);
+		if (named === undefined) unitAsked.set(q, (named = namesMeasureUnit(q.text, q.lang)));
+		if (named) return ["measure"];
+	}
 	if (q.asked?.kinds?.length) return q.asked.kinds;
 	// "Where to submit" is answered by the channel the notice names, whatever it is (a website, an envelope).
 	if (q.asked?.name === "submission") return [];
@@ -220,6 +240,12 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 	return found;
 }
 
+/** Whether the notice's title itself names some of the question's subject. */
+function titleNames(index: Index, q: QuestionInfo): boolean {
+	const title = index.docs.find((d) => d.passage.section === "title");
+	return !!title && namesSubject(index, title, q.subject);
+}
+
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
 	const cov = coverage(index, doc, q.subject);
@@ -252,7 +278,9 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 			const inDocument = c?.name === "place" && cov >= MIN_COVERAGE_UNTYPED_COUNT && doc.concepts.has("documents");
 			if (!untypedCount && !untypedWho && !inDocument) return cov >= 0.9 ? "no_value" : "off_topic";
 		}
-		strong = found.some((k) => STRONG_KINDS.has(k));
+		// A bare number pins an answer down only where the sentence or the notice's title names what is asked about: an
+		// opening sentence naming a prize does not make every figure of a long item description ("12 845 m2") its amount.
+		strong = found.some((k) => STRONG_KINDS.has(k) && (k !== "number" || namesSubject(index, doc, q.subject) || titleNames(index, q)));
 		typedWeak = found.length > 0;
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
@@ -343,6 +371,11 @@ function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {
 		if (lots.length) return lots;
 	}
 	if (!c?.fields) return [];
+	// "Who may bid?" with no eligibility field: the procedure says whether any supplier may ("open", "all interested suppliers").
+	if (c.name === "eligibility" && !q.polar && !g.facts.some((f) => f.field === "eligibility")) {
+		const procedure = g.facts.filter((f) => f.field === "procedure" && /\bcompetition (open|restricted)\b/.test(f.text));
+		if (procedure.length) return procedure;
+	}
 	for (const field of c.fields) {
 		const facts = g.facts.filter((f) => f.field === field);
 		if (!facts.length) continue;
@@ -423,7 +456,9 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	const typed = wanted.length
 		? passing.find((c) => (!q.asked || cued(index, c.doc, q.asked, q)) && kindsFound(index, c.doc, q, g, wanted.slice(0, 1)).length > 0)
 		: undefined;
-	let best = typed ?? passing[0];
+	// A topic without a kind of value (what a framework includes, how it is split) is best answered by a sentence naming it.
+	const named = !wanted.length && q.asked ? passing.find((c) => cued(index, c.doc, q.asked!, q)) : undefined;
+	let best = typed ?? named ?? passing[0];
 	// With the answer in a field, a sentence is only added when it names the asked topic itself; its
 	// coverage of the question's other words matters less then ("do we pay for the documents?").
 	// A count question keeps the sentence that counts its subject (the item list may count the whole item).

@@ -94,11 +94,19 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 	return best;
 }
 
+/** What is asked, once the question's own reading has said whether a quantity word asks a count. */
+function askedOf(concepts: Set<ConceptName>, quantityNoun: boolean, valueAsked: boolean, polar: boolean): Concept | null {
+	if (valueAsked) return CONCEPT_BY_NAME.get("value")!;
+	return askedConcept(quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, polar);
+}
+
 interface Analysis {
 	lang: TextLanguage;
 	polar: boolean;
 	/** A quantity named by a noun after a leading question word ("where are the quantities ..."): not what is asked. */
 	quantityNoun: boolean;
+	/** "How much" right before a value's name ("mennyi a becsült érték"): the value is asked, not a count. */
+	valueAsked: boolean;
 	concepts: Set<ConceptName>;
 	conceptStems: Map<ConceptName, Set<string>>;
 	counted: string[];
@@ -124,7 +132,15 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	// "Where are the quantities specified?": a question word leading the question asks; the quantity named later is its subject.
 	const leading = hits.find((h) => h.from === 0)?.concept;
 	const quantityNoun = (leading === "place" || leading === "when") && !hits.some((h) => h.concept === "quantity" && h.from <= 1);
-	const asked = askedConcept(quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, polar);
+	const howMuch = hits.find((h) => h.concept === "quantity");
+	let next = howMuch ? howMuch.to + 1 : tokens.length;
+	while (next < tokens.length && isStopword(tokens[next]!.word, lang)) next++;
+	// "Mennyi a becsült érték?", "how much is the budget": how much a value is asks that value, not a count.
+	// The value's name must end its phrase: in "how many ceiling profiles" the value word only qualifies what is counted.
+	const valueAsked =
+		!!howMuch &&
+		hits.some((h) => h.concept === "value" && h.from === next && (h.to + 1 >= tokens.length || isStopword(tokens[h.to + 1]!.word, lang)));
+	const asked = askedOf(concepts, quantityNoun, valueAsked, polar);
 	const spent = new Set<ConceptName>(["frame", "polar", "when", "who", "scope", "quantity", "amount", "duration", "frequency", "place"]);
 	if (asked) spent.add(asked.name);
 	if (asked && ["deadline", "submission", "contact", "enquiry", "evaluation", "security", "option"].includes(asked.name))
@@ -174,7 +190,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		while (k < tokens.length && isStopword(tokens[k]!.word, lang) && counted.length === 0) k++;
 		for (; k < tokens.length && !used.has(k) && !isStopword(tokens[k]!.word, lang); k++) counted.push(tokens[k]!.stem);
 	}
-	return { lang, polar, quantityNoun, concepts, conceptStems, counted, subject, numbers };
+	return { lang, polar, quantityNoun, valueAsked, concepts, conceptStems, counted, subject, numbers };
 }
 
 /** Languages whose nouns compound ("parkeringshall" holds "parkering"). */
@@ -235,7 +251,7 @@ export function analyzeQuestion(
 		text: question,
 		lang,
 		concepts: ranked,
-		asked: askedConcept(own.quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, own.polar),
+		asked: askedOf(concepts, own.quantityNoun, own.valueAsked, own.polar),
 		subject,
 		numbers: own.numbers,
 		conceptStems: own.conceptStems,

@@ -392,6 +392,15 @@ export function hasCodedMoney(text: string): boolean {
 }
 
 /** Every kind of value a text holds. */
+/** Whether a text (a question) names a unit of measure ("in square metres", "wie viele kWh"): its answer is a measure. */
+export function namesMeasureUnit(text: string, lang: TextLanguage): boolean {
+	const lw = localeWords(lang);
+	// Function words that spell a unit ("in" for inches, Norwegian "ha" for hectares) name none.
+	return tokensOf(text, lang).some(
+		(t) => t.word.length > 1 && !/^\d/.test(t.word) && !isStopword(t.word, lang) && !isStopword(t.word, "en") && isMeasureUnit(t, lw),
+	);
+}
+
 export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	const lw = localeWords(lang);
 	const tokens = tokensOf(text, lang);

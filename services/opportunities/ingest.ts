@@ -31,6 +31,9 @@ export function storedFields(n: StoredNotice, now: Date) {
 		content_hash: n.content_hash,
 		details: {
 			items: n.items,
+			// Absent when the source declares none (ask reads them: the lots, how the winner is chosen).
+			...(n.lots ? { lots: n.lots } : {}),
+			...(n.award_criteria ? { award_criteria: n.award_criteria } : {}),
 			contacts: n.contacts,
 			documents: n.documents,
 			set_aside: n.set_aside,

@@ -3,7 +3,19 @@ import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assembl
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
-import type { Category, Contact, NoticeDocument, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, Submission } from "./notice.ts";
+import type {
+	AwardCriteria,
+	Category,
+	Contact,
+	NoticeDocument,
+	NoticeItem,
+	NoticeLot,
+	NoticeStatus,
+	ParseResult,
+	Place,
+	Procedure,
+	Submission,
+} from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { EFORMS_FRAMEWORK_CODES, EFORMS_NOTICE_TYPES, EFORMS_PROCEDURES, kindOfCode, procedureOf } from "./procedure.ts";
 import { cleanEmail, cleanLine, cleanText, safeUrl, truncate } from "./text.ts";
@@ -193,12 +205,61 @@ function itemOfLot(lot: XmlElement): NoticeItem {
 	const quantity = first(project, "cbc:EstimatedOverallContractQuantity");
 	return {
 		description:
-			cleanLine(name && description && !description.startsWith(name) ? `${name}: ${description}` : (description ?? name), 1_000) ?? "",
+			cleanLine(
+				name && description && !description.startsWith(name) ? `${name}: ${description}` : (description ?? name),
+				LIMITS.itemDescription,
+			) ?? "",
 		quantity: asAmount(quantity?.text),
 		unit: quantity ? cleanLine(quantity.attrs.unitCode, 100) : null,
 		classification: cpvs(project, "cac:MainCommodityClassification")[0] ?? null,
 		lot: cleanLine(textAt(lot, "cbc:ID"), 100),
 	};
+}
+
+/** The lots as declared: id (BT-137), name, description and estimated value. */
+function lotsOf(lots: XmlElement[]): { lots?: NoticeLot[] } {
+	const out = lots.slice(0, LIMITS.lots).flatMap((lot) => {
+		const id = cleanLine(textAt(lot, "cbc:ID"), 100);
+		const project = first(lot, "cac:ProcurementProject");
+		const amount = amountOf(project);
+		return id
+			? [
+					{
+						id,
+						title: cleanLine(textIn(project, "cbc:Name"), LIMITS.line),
+						description: cleanText(textIn(project, "cbc:Description"), LIMITS.itemDescription),
+						value: amount ? { amount: amount.value, currency: amount.currency } : null,
+					},
+				]
+			: [];
+	});
+	return out.length ? { lots: out } : {};
+}
+
+const CRITERION_WEIGHT = "ext:UBLExtensions/ext:UBLExtension/ext:ExtensionContent/efext:EformsExtension/efac:AwardCriterionParameter";
+
+/** A criterion's weight (BT-5421 says whether the number is a percentage: "per-exa", "per-rng"), "15 %" or "15". */
+function weightOf(criterion: XmlElement): string | null {
+	const parameter = first(criterion, CRITERION_WEIGHT);
+	const value = cleanLine(textAt(parameter, "efbc:ParameterNumeric"), 50);
+	return value && textAt(parameter, "efbc:ParameterCode")?.startsWith("per-") ? `${value} %` : value;
+}
+
+/** Each lot's award criteria (BT-539 type, BT-734 name, BT-540 description, BT-541 weight); empty when none is stated. */
+function awardCriteriaOfLots(lots: XmlElement[]): { award_criteria?: AwardCriteria } {
+	const criteria = lots
+		.flatMap((lot) =>
+			all(lot, "cac:TenderingTerms/cac:AwardingTerms/cac:AwardingCriterion/cac:SubordinateAwardingCriterion").map((c) => ({
+				lot: cleanLine(textAt(lot, "cbc:ID"), 100),
+				type: cleanLine(textAt(c, "cbc:AwardingCriterionTypeCode"), 100),
+				name: cleanLine(textIn(c, "cbc:Name"), LIMITS.line),
+				description: cleanText(textIn(c, "cbc:Description"), LIMITS.note),
+				weight: weightOf(c),
+			})),
+		)
+		.filter((c) => c.name !== null || c.description !== null || c.type !== null)
+		.slice(0, LIMITS.awardCriteria);
+	return criteria.length ? { award_criteria: { method: null, text: null, criteria } } : {};
 }
 
 function statusOf(root: XmlElement, reasonCode: string | null): NoticeStatus {
@@ -283,6 +344,8 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		),
 		procedure: procedureOfNotice(root, lots),
 		items,
+		...lotsOf(lots),
+		...awardCriteriaOfLots(lots),
 		categories: [
 			...cpvs(procedure, "cac:MainCommodityClassification"),
 			...cpvs(procedure, "cac:AdditionalCommodityClassification"),

@@ -16,7 +16,11 @@ export const LIMITS = {
 	submission: 4_000,
 	note: 2_000,
 	url: 2_048,
+	/** An item's or a lot's description: long enough for a works notice's list of areas and capacities. */
+	itemDescription: 4_000,
 	items: 200,
+	lots: 200,
+	awardCriteria: 100,
 	categories: 100,
 	documents: 100,
 	contacts: 20,
@@ -110,7 +114,7 @@ export const Procedure = z.object({
 export type Procedure = z.infer<typeof Procedure>;
 
 export const NoticeItem = z.object({
-	description: Line(1_000),
+	description: Line(LIMITS.itemDescription),
 	quantity: z.number().finite().nonnegative().nullable(),
 	unit: Line(100).nullable(),
 	classification: Category.nullable(),
@@ -118,6 +122,51 @@ export const NoticeItem = z.object({
 	lot: Line(100).nullable(),
 });
 export type NoticeItem = z.infer<typeof NoticeItem>;
+
+/** An amount and its currency as the source states them. */
+const Money = z.object({
+	amount: z.number().finite().nonnegative(),
+	currency: z
+		.string()
+		.regex(/^[A-Z]{3}$/)
+		.nullable(),
+});
+
+/**
+ * A lot as the source declares it (OCDS tender.lots, eForms ProcurementProjectLot, TED OBJECT_DESCR):
+ * what a bidder may tender for separately. Items say what is bought; lots say how it is split, and
+ * a source may name lots no item refers to.
+ */
+export const NoticeLot = z.object({
+	id: Line(100),
+	title: Line(LIMITS.line).nullable(),
+	description: Line(LIMITS.itemDescription).nullable(),
+	value: Money.nullable(),
+});
+export type NoticeLot = z.infer<typeof NoticeLot>;
+
+/** One award criterion: price, quality or cost, its name, its weight as stated, and the lot it applies to. */
+export const AwardCriterion = z.object({
+	/** The lot's id; null when it applies to the whole tender. */
+	lot: Line(100).nullable(),
+	/** price, quality, cost (the source's code). */
+	type: Line(100).nullable(),
+	name: Line(LIMITS.line).nullable(),
+	description: Line(LIMITS.note).nullable(),
+	/** The weighting as written ("60", "60 %", "Points 40"). */
+	weight: Line(100).nullable(),
+});
+export type AwardCriterion = z.infer<typeof AwardCriterion>;
+
+/** How the winner is chosen: the source's method code, its own words, and the criteria it lists. */
+export const AwardCriteria = z.object({
+	/** OCDS awardCriteria codelist (priceOnly, ratedCriteria, bestValueToGovernment, ...) or the source's own code. */
+	method: Line(100).nullable(),
+	/** The source's own words: OCDS awardCriteriaDetails. */
+	text: Line(LIMITS.eligibility).nullable(),
+	criteria: z.array(AwardCriterion).max(LIMITS.awardCriteria),
+});
+export type AwardCriteria = z.infer<typeof AwardCriteria>;
 
 export const Contact = z.object({
 	name: Line(200).nullable(),
@@ -201,6 +250,10 @@ export const NormalizedNotice = z.object({
 	/** The procedure as the feed's structured fields state it; null when they state none. Defaults to null for notices from older clients. */
 	procedure: Procedure.nullable().default(null),
 	items: z.array(NoticeItem).max(LIMITS.items),
+	/** The lots the source declares; absent when it declares none, so notices without them keep their content hash. */
+	lots: z.array(NoticeLot).max(LIMITS.lots).optional(),
+	/** How the winner is chosen; absent when the source states nothing. */
+	award_criteria: AwardCriteria.optional(),
 	/** Every classification of the notice and its items, one entry per (scheme, code). */
 	categories: z.array(Category).max(LIMITS.categories),
 	deadline: UtcInstant.nullable(),
@@ -215,15 +268,7 @@ export const NormalizedNotice = z.object({
 	submission: Submission.optional(),
 	estimated_value: z.number().finite().nonnegative().nullable(),
 	/** The lowest value the buyer states (OCDS tender.minValue), beside or instead of the estimate; absent when not stated. */
-	minimum_value: z
-		.object({
-			amount: z.number().finite().nonnegative(),
-			currency: z
-				.string()
-				.regex(/^[A-Z]{3}$/)
-				.nullable(),
-		})
-		.optional(),
+	minimum_value: Money.optional(),
 	currency: z
 		.string()
 		.regex(/^[A-Z]{3}$/)

@@ -3,7 +3,19 @@ import { asAmount, asArray, asCurrency, Collector, isRecord, line, placeOrNull, 
 import { normalizeCategory, procurementCategory, unspscBased } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { parseInstant, parseLocal } from "./dates.ts";
-import type { Contact, NoticeItem, NoticeStatus, ParseResult, Place, Procedure, ProcurementCategory, Submission } from "./notice.ts";
+import type {
+	AwardCriteria,
+	AwardCriterion,
+	Contact,
+	NoticeItem,
+	NoticeLot,
+	NoticeStatus,
+	ParseResult,
+	Place,
+	Procedure,
+	ProcurementCategory,
+	Submission,
+} from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfProcedureName } from "../../../shared/procedure-names.ts";
 import { kindOfCode, OCDS_METHODS, procedureOf } from "./procedure.ts";
@@ -185,7 +197,8 @@ function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
 		return asArray(tender.lots)
 			.filter(isRecord)
 			.map((lot) => ({
-				description: line([lot.title, lot.description].filter((p) => typeof p === "string" && p.trim()).join(": "), 1_000) ?? "",
+				description:
+					line([lot.title, lot.description].filter((p) => typeof p === "string" && p.trim()).join(": "), LIMITS.itemDescription) ?? "",
 				quantity: null,
 				unit: null,
 				classification: null,
@@ -197,7 +210,7 @@ function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
 		const unit = isRecord(item.unit) ? item.unit : {};
 		const classification = isRecord(item.classification) ? item.classification : {};
 		return {
-			description: line(item.description, 1_000) ?? "",
+			description: line(item.description, LIMITS.itemDescription) ?? "",
 			quantity: asAmount(item.quantity),
 			unit: line(unit.name, 100),
 			classification:
@@ -206,6 +219,72 @@ function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
 			lot: line(item.relatedLot, 100),
 		};
 	});
+}
+
+/** An amount and currency from an OCDS Value object, or null. */
+function moneyOf(v: unknown): NoticeLot["value"] {
+	const amount = isRecord(v) ? asAmount(v.amount) : null;
+	return amount === null || !isRecord(v) ? null : { amount, currency: asCurrency(v.currency) };
+}
+
+/** tender.lots as declared (id, title, description, value); empty when the tender declares none. */
+function lotsOfTender(tender: Record<string, unknown>): { lots?: NoticeLot[] } {
+	const lots = asArray(tender.lots)
+		.filter(isRecord)
+		.slice(0, LIMITS.lots)
+		.flatMap((lot) => {
+			const id = line(lot.id, 100);
+			if (id === null) return [];
+			return [
+				{
+					id,
+					title: line(lot.title),
+					description: cleanText(lot.description, LIMITS.itemDescription, { html: true }),
+					value: moneyOf(lot.value),
+				},
+			];
+		});
+	return lots.length ? { lots } : {};
+}
+
+/**
+ * Criteria of an OCDS awardCriteria object (the eForms profile's {criteria: [{type, name,
+ * description, numbers: [{number, weighting}]}]}), for one lot or the whole tender.
+ */
+function criteriaOf(value: unknown, lot: string | null): AwardCriterion[] {
+	if (!isRecord(value)) return [];
+	return asArray(value.criteria)
+		.filter(isRecord)
+		.map((c) => {
+			const numbers = asArray(c.numbers).filter(isRecord);
+			const weight = numbers.find((n) => n.weighting !== undefined || n.number !== undefined);
+			return {
+				lot,
+				type: line(c.type, 100),
+				name: line(c.name),
+				description: cleanText(c.description, LIMITS.note, { html: true }),
+				// The eForms profile's weighting codes (percentageExact, percentageRangeMiddle, ...) say the number is a percentage.
+				weight: weight && /^percentage/.test(String(weight.weighting ?? "")) ? line(`${weight.number} %`, 100) : line(weight?.number, 100),
+			};
+		})
+		.filter((c) => c.name !== null || c.description !== null || c.type !== null);
+}
+
+/**
+ * How the winner is chosen: tender.awardCriteria (the 1.1 codelist, or an object of criteria),
+ * tender.awardCriteriaDetails (the buyer's own words), and each lot's criteria. Empty when none is stated.
+ */
+function awardCriteriaOf(tender: Record<string, unknown>): { award_criteria?: AwardCriteria } {
+	const criteria = [
+		...criteriaOf(tender.awardCriteria, null),
+		...asArray(tender.lots)
+			.filter(isRecord)
+			.flatMap((lot) => criteriaOf(lot.awardCriteria, line(lot.id, 100))),
+	].slice(0, LIMITS.awardCriteria);
+	const method = typeof tender.awardCriteria === "string" ? line(tender.awardCriteria, 100) : null;
+	const text = cleanText(tender.awardCriteriaDetails, LIMITS.eligibility, { html: true });
+	if (!method && !text && !criteria.length) return {};
+	return { award_criteria: { method, text, criteria } };
 }
 
 /**
@@ -288,6 +367,8 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		procurement_category: categoryOfTender(tender),
 		procedure: procedureOfTender(tender, state),
 		items: itemsOfTender(tender),
+		...lotsOfTender(tender),
+		...awardCriteriaOf(tender),
 		// The tender's own classification (eForms' main CPV and many publishers' put it there), then the items' additional ones.
 		categories: [
 			...[tender.classification, ...asArray(tender.additionalClassifications)]

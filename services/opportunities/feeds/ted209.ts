@@ -16,7 +16,7 @@ import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assembl
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
-import type { Category, NoticeItem, NoticeStatus, ParseResult, Procedure, Submission } from "./notice.ts";
+import type { AwardCriteria, Category, NoticeItem, NoticeLot, NoticeStatus, ParseResult, Procedure, Submission } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfCode, procedureOf, TED_DOCUMENT_TYPES, TED_PROCEDURES } from "./procedure.ts";
 import { cleanEmail, cleanLine, cleanText, safeUrl } from "./text.ts";
@@ -63,12 +63,58 @@ function cpvOf(el: XmlElement | undefined, labels: Map<string, string>): Categor
 function itemOf(lot: XmlElement, main: Category | null, labels: Map<string, string>): NoticeItem {
 	const parts = [paragraphs(first(lot, "ted:TITLE")), paragraphs(first(lot, "ted:SHORT_DESCR"))].filter((p) => p !== null);
 	return {
-		description: cleanLine(parts.join(": "), 1_000) ?? "",
+		description: cleanLine(parts.join(": "), LIMITS.itemDescription) ?? "",
 		quantity: null,
 		unit: null,
 		classification: cpvOf(first(lot, "ted:CPV_ADDITIONAL"), labels) ?? main,
-		lot: cleanLine(textAt(lot, "ted:LOT_NO") ?? lot.attrs.ITEM, 100),
+		lot: lotIdOf(lot),
 	};
+}
+
+const lotIdOf = (lot: XmlElement) => cleanLine(textAt(lot, "ted:LOT_NO") ?? lot.attrs.ITEM, 100);
+
+/** The lots as declared (OBJECT_DESCR with a LOT_NO): number, title, description and estimated value. */
+function lotsOf(lots: XmlElement[]): { lots?: NoticeLot[] } {
+	const out = lots.slice(0, LIMITS.lots).flatMap((lot) => {
+		const id = cleanLine(textAt(lot, "ted:LOT_NO"), 100);
+		const value = first(lot, "ted:VAL_OBJECT");
+		const amount = asAmount(value?.text);
+		return id
+			? [
+					{
+						id,
+						title: cleanLine(paragraphs(first(lot, "ted:TITLE")), LIMITS.line),
+						description: cleanText(paragraphs(first(lot, "ted:SHORT_DESCR")), LIMITS.itemDescription),
+						value: amount === null ? null : { amount, currency: asCurrency(value?.attrs.CURRENCY) },
+					},
+				]
+			: [];
+	});
+	return out.length ? { lots: out } : {};
+}
+
+const CRITERION_TYPES: Record<string, string> = { AC_QUALITY: "quality", AC_COST: "cost", AC_PRICE: "price" };
+
+/** Each lot's award criteria (AC/AC_QUALITY, AC_COST, AC_PRICE with their AC_WEIGHTING); empty when none is stated. */
+function awardCriteriaOfLots(lots: XmlElement[]): { award_criteria?: AwardCriteria } {
+	const criteria = lots
+		.flatMap((lot) =>
+			(first(lot, "ted:AC")?.children ?? []).flatMap((c) => {
+				const type = CRITERION_TYPES[c.local];
+				if (!type) return [];
+				return [
+					{
+						lot: lotIdOf(lot),
+						type,
+						name: cleanLine(textAt(c, "ted:AC_CRITERION"), LIMITS.line),
+						description: null,
+						weight: cleanLine(textAt(c, "ted:AC_WEIGHTING"), 100),
+					},
+				];
+			}),
+		)
+		.slice(0, LIMITS.awardCriteria);
+	return criteria.length ? { award_criteria: { method: null, text: null, criteria } } : {};
 }
 
 function procedureOfForm(form: XmlElement, coded: XmlElement | undefined): Procedure | null {
@@ -172,6 +218,8 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		),
 		procedure: procedureOfForm(form, coded),
 		items: lots.map((l) => itemOf(l, main, labels)),
+		...lotsOf(lots),
+		...awardCriteriaOfLots(lots),
 		categories: [main, ...all(objectContract, "ted:OBJECT_DESCR/ted:CPV_ADDITIONAL").map((c) => cpvOf(c, labels))],
 		deadline,
 		deadline_local: parseLocal(deadlineText, deadlineRules),

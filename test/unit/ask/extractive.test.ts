@@ -295,4 +295,105 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		expect(answerExtractive(g, "How many lots are there?").answer).toContain("field lots: 2 lots: LOT-0001 (Bordsentrifuger); LOT-0002");
 		expect(answerExtractive(g, "Is this a framework agreement?").answer).toContain("field procedure.framework: agreement");
 	});
+
+	it("names the declared lots when no item belongs to one, and answers the award criteria from their field and their words", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Servicio de mantenimiento preventivo y correctivo de equipos de rayos X",
+				description: "Contratación del servicio de mantenimiento de equipos médicos.",
+				details: {
+					items: [{ description: "Servicio de reparación y mantenimiento de dispositivos médicos", quantity: 4 }],
+					lots: [
+						{ id: "L-1", title: "Mantenimiento Preventivo", description: "Visitas mensuales de revisión.", value: null },
+						{ id: "L-2", title: "Mantenimiento Correctivo", description: null, value: { amount: 250000, currency: "MXN" } },
+					],
+					award_criteria: {
+						method: "bestValueToGovernment",
+						text: "Mejores condiciones en cuanto a precio, oportunidad y calidad",
+						criteria: [{ lot: "L-1", type: "quality", name: "Experiencia", description: null, weight: "60 %" }],
+					},
+				},
+			},
+		});
+		const lots = answerExtractive(g, "¿Cuáles son los lotes?").answer;
+		expect(lots).toContain("field lots: 2 lots: L-1 (Mantenimiento Preventivo); L-2 (Mantenimiento Correctivo, value MXN 250,000)");
+		const criteria = answerExtractive(g, "¿Cuáles son los criterios de adjudicación?").answer;
+		expect(criteria).toContain("field award_criteria: method bestValueToGovernment (best value to government)");
+		expect(criteria).toContain("Mejores condiciones en cuanto a precio, oportunidad y calidad");
+		expect(criteria).toContain("quality Experiencia (weight 60 %, lot L-1)");
+		// With no procedure stated, how the contract is awarded is how the winner is chosen.
+		expect(answerExtractive(g, "How will the contract be awarded?").answer).toContain("field award_criteria: method bestValueToGovernment");
+		// A lot's own description is a sentence to search.
+		expect(answerExtractive(g, "How often are the preventive maintenance visits?").answer).not.toMatch(/^The notice does not state/);
+	});
+
+	it("takes 'how much is the estimated value' as the value, and no bare figure as the amount of what only the opening names", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Konkurs realizacyjny na koncepcję architektoniczną budynku urzędu",
+				description:
+					"Nagrodą w konkursie jest nagroda pieniężna oraz zaproszenie do negocjacji.\nTeren inwestycji: 12 845 m2, garaż podziemny ok. 5 500 m2.",
+			},
+		});
+		expect(answerExtractive(g, "Jaka jest wysokość nagrody pieniężnej?").answer.startsWith(NOT_STATED)).toBe(true);
+		const hu = buildGrounding({
+			notice: { title: "Szennyvíztisztító telep építése", description: "A telep biológiai kapacitása 12 450 LE." },
+		});
+		expect(answerExtractive(hu, "Mennyi a becsült érték?").answer).toMatch(/^The notice does not state an estimated value/);
+	});
+
+	it("answers who may bid from an open procedure when no eligibility is stated, and counts what a value word only qualifies", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Suspended ceiling repairs",
+				description: "Repair of the suspended ceilings in the clinic. The works need 300 ceiling profiles and 40 tiles.",
+				estimated_value: 3600,
+				currency: "UAH",
+				details: {
+					procedure: {
+						kind: "open",
+						competition: "open",
+						code: "open",
+						text: "All interested suppliers may submit a bid",
+						framework: null,
+					},
+				},
+			},
+		});
+		expect(answerExtractive(g, "Who may submit a bid?").answer).toContain("field procedure: All interested suppliers may submit a bid");
+		expect(answerExtractive(g, "Is this set aside for small businesses?").answer.startsWith(NOT_STATED)).toBe(true);
+		const count = answerExtractive(g, "How many ceiling profiles are needed?").answer;
+		expect(count).toContain("300 ceiling profiles");
+		expect(count).not.toContain("estimated_value");
+		expect(answerExtractive(g, "How much is the budget?").answer).toContain("field estimated_value: UAH 3,600");
+	});
+
+	it("answers a question naming a unit of measure only with a measure, not with any figure", () => {
+		const notice = (extra: string) => ({
+			title: "Construcción de pavimento tipo empedrado en distintos barrios",
+			description: `Lote 1: empedrado en el KM 10 Acaray.\nLote 2: empedrado en el barrio 23 de Octubre.${extra}`,
+		});
+		const q = "¿Cuál es la superficie a empedrar en metros cuadrados?";
+		expect(answerExtractive(buildGrounding({ notice: notice("") }), q).answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(buildGrounding({ notice: notice("\nLa superficie a empedrar es de 5 400 m2.") }), q).answer).toContain(
+			"5 400 m2",
+		);
+	});
+
+	it("answers a topic without a kind of value with the sentence naming it, over a better-worded one that does not", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Framework for Provision of Community Based Services",
+				description: [
+					"The Council is establishing a new Community Based Support Services Framework from which to commission care and support services for service users.",
+					"The New Framework will commence on 1st February 2014 and the Council intends to commission all Community Based Support Services through it.",
+					"The new Framework will include the provision of domiciliary care, supported living and live-in care and support to access the community.",
+					"The Framework will close to new applications on 31st December 2014.",
+				].join("\n"),
+			},
+		});
+		expect(answerExtractive(g, "What services will the framework include?").answer).toContain(
+			"domiciliary care, supported living and live-in care",
+		);
+	});
 });

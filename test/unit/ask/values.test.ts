@@ -2,7 +2,7 @@
 // an amount for "how much"); they are read from the runtime's locale data in every language, and a
 // count must count what was asked about.
 import { describe, expect, it } from "vitest";
-import { hasCountOf, kindsIn, normalizeForMatch, tokensOf } from "../../../services/ask/values.ts";
+import { hasCountOf, kindsIn, namesMeasureUnit, normalizeForMatch, tokensOf } from "../../../services/ask/values.ts";
 
 const kinds = (text: string, lang: Parameters<typeof kindsIn>[1] = "en") => [...kindsIn(text, lang)];
 
@@ -65,5 +65,14 @@ describe("normalizeForMatch", () => {
 		expect(normalizeForMatch("NOK  7 500 000")).toBe("nok 7500000");
 		expect(normalizeForMatch("9,920")).toBe(normalizeForMatch("9 920"));
 		expect(normalizeForMatch("659,777.8")).toBe("659777.8");
+	});
+});
+
+describe("namesMeasureUnit", () => {
+	it("finds a unit a question names, and no unit in a function word that spells one", () => {
+		expect(namesMeasureUnit("¿Cuál es la superficie en metros cuadrados?", "es")).toBe(true);
+		expect(namesMeasureUnit("How many kWh are supplied?", "en")).toBe(true);
+		expect(namesMeasureUnit("In how many stages will the tenders be run?", "en")).toBe(false);
+		expect(namesMeasureUnit("Hvor mange boenheter skal huset ha?", "no")).toBe(false);
 	});
 });

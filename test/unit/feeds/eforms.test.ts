@@ -273,3 +273,26 @@ describe("eForms: hostile XML", () => {
 		expect(out.rejected).toHaveLength(1);
 	});
 });
+
+describe("eForms: lots and award criteria (what ask reads)", () => {
+	it("keeps the lot with its name and description, and each criterion with its type, name, description and weight", () => {
+		const n = only(originalXml);
+		expect(n.lots).toEqual([
+			expect.objectContaining({
+				id: "LOT-0000",
+				title: "Term Contract for a Planned Programme of In-service Inspection and Testing of Electrical Equipment",
+				value: null,
+			}),
+		]);
+		expect(n.lots?.[0]?.description).toMatch(/^The purpose of this contract is to formalise/);
+		expect(n.award_criteria?.method).toBeNull();
+		expect(n.award_criteria?.criteria.map((c) => [c.type, c.name, c.weight])).toEqual([
+			["quality", "Methodology and approach", "15 %"],
+			["quality", "Fair working practices", "5 %"],
+			["quality", "Community benefits offered", "3 %"],
+			["quality", "Community benefit methodology", "2 %"],
+			["price", "Price", "75 %"],
+		]);
+		expect(n.award_criteria?.criteria[4]).toMatchObject({ lot: "LOT-0000", description: "The price is evaluated by..." });
+	});
+});

@@ -331,3 +331,74 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(readText(OCDS_SAMPLE).length).toBeGreaterThan(0);
 	});
 });
+
+describe("OCDS: lots, award criteria and long item descriptions (what ask reads)", () => {
+	const base = () => ({ ...(evalPackage().releases.find((r) => r.ocid === "ocds-evaldev-004") as Json) });
+	const withTender = (tender: Json) => {
+		const r = base();
+		return parseOcds({ ...r, tender: { ...(r.tender as Json), ...tender } }).notices[0] as NormalizedNotice;
+	};
+
+	it("keeps an item description past 1,000 characters, up to 4,000", () => {
+		const long = `${"Teren inwestycji 12 845 m2, garaż podziemny ok. 5 500 m2. ".repeat(40)}`;
+		const n = withTender({ items: [{ id: "1", description: long, quantity: 1 }] });
+		expect(long.length).toBeGreaterThan(2_000);
+		expect(n.items[0]?.description.length).toBeGreaterThan(2_000);
+		const huge = withTender({ items: [{ id: "1", description: "x ".repeat(5_000) }] });
+		expect(huge.items[0]?.description.length).toBeLessThanOrEqual(4_000);
+	});
+
+	it("keeps declared lots with their titles, descriptions and values even when no item names a lot", () => {
+		const n = withTender({
+			lots: [
+				{ id: "L1", title: "Mantenimiento Preventivo ", description: "<p>Visitas mensuales</p>", value: { amount: 1000, currency: "MXN" } },
+				{ id: "L2", title: "Mantenimiento Correctivo" },
+				{ title: "no id: skipped" },
+			],
+		});
+		expect(n.lots).toEqual([
+			{ id: "L1", title: "Mantenimiento Preventivo", description: "Visitas mensuales", value: { amount: 1000, currency: "MXN" } },
+			{ id: "L2", title: "Mantenimiento Correctivo", description: null, value: null },
+		]);
+		expect(n.items.every((i) => i.lot === null)).toBe(true);
+	});
+
+	it("keeps the award method, the buyer's words and each lot's weighted criteria", () => {
+		const n = withTender({
+			awardCriteria: "ratedCriteria",
+			awardCriteriaDetails: "Mejores condiciones en cuanto a precio y calidad",
+			lots: [
+				{
+					id: "L1",
+					title: "Lote 1",
+					awardCriteria: {
+						criteria: [
+							{
+								type: "quality",
+								name: "Technical merit",
+								description: "Method statement",
+								numbers: [{ number: 60, weighting: "percentageExact" }],
+							},
+							{ type: "price", numbers: [{ number: 40 }] },
+							{},
+						],
+					},
+				},
+			],
+		});
+		expect(n.award_criteria).toEqual({
+			method: "ratedCriteria",
+			text: "Mejores condiciones en cuanto a precio y calidad",
+			criteria: [
+				{ lot: "L1", type: "quality", name: "Technical merit", description: "Method statement", weight: "60 %" },
+				{ lot: "L1", type: "price", name: null, description: null, weight: "40" },
+			],
+		});
+	});
+
+	it("leaves lots and award criteria out when the release states none (its content hash stays)", () => {
+		const n = withTender({});
+		expect(n).not.toHaveProperty("lots");
+		expect(n).not.toHaveProperty("award_criteria");
+	});
+});

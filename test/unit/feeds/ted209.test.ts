@@ -108,3 +108,30 @@ describe("TED R2.0.9: a contract notice", () => {
 		expect(out.rejected).toEqual([{ ref: "123456-2021", reason: "OBJECT_CONTRACT/TITLE missing" }]);
 	});
 });
+
+describe("TED R2.0.9: lots and award criteria (what ask reads)", () => {
+	it("keeps each lot's number, title and description", () => {
+		expect(only(xml).lots).toEqual([
+			{ id: "1", title: "Pöytäsentrifugit", description: "Jäähdytetyt pöytäsentrifugit, 12 kpl.", value: null },
+			{ id: "2", title: "Ultrasentrifugi", description: "Lattiamallinen ultrasentrifugi.", value: null },
+		]);
+	});
+
+	it("keeps a lot's quality, cost and price criteria with their weights, and its value", () => {
+		const criteria =
+			"<AC><AC_QUALITY><AC_CRITERION>Tekninen laatu</AC_CRITERION><AC_WEIGHTING>60</AC_WEIGHTING></AC_QUALITY>" +
+			"<AC_PRICE><AC_WEIGHTING>40</AC_WEIGHTING></AC_PRICE></AC>" +
+			'<VAL_OBJECT CURRENCY="EUR">120000</VAL_OBJECT>';
+		const n = only(xml.replace(/(<OBJECT_DESCR ITEM="1">)/, `$1${criteria}`));
+		expect(n.award_criteria).toEqual({
+			method: null,
+			text: null,
+			criteria: [
+				{ lot: "1", type: "quality", name: "Tekninen laatu", description: null, weight: "60" },
+				{ lot: "1", type: "price", name: null, description: null, weight: "40" },
+			],
+		});
+		expect(n.lots?.[0]?.value).toEqual({ amount: 120000, currency: "EUR" });
+		expect(only(xml)).not.toHaveProperty("award_criteria");
+	});
+});
