@@ -4,7 +4,7 @@
 // codes and from their title and item lines in the notice's own language, read through the CPV's
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
 import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
-import { toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
+import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import { cpvCodesForText, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
@@ -258,6 +258,21 @@ const NARROWER_SHARE = 0.7;
 // Siblings in one CPV category (5 digits: "syringes" and "cannulas") are nearly the same kind; in one group less so.
 const SIBLING_SHARE: Record<number, number> = { 2: 0.5, 3: 0.5, 4: 0.6, 5: 0.6, 6: 0.9, 7: 0.9 };
 
+let breadths: Map<string, number> | null = null;
+/** How many CPV codes lie under a prefix of 3 or 4 digits (the kind itself included). */
+function breadthOf(prefix: string): number {
+	if (!breadths) {
+		breadths = new Map();
+		for (const e of cpvEntries())
+			for (const l of [3, 4]) breadths.set(e.code.slice(0, l), (breadths.get(e.code.slice(0, l)) ?? 0) + 1);
+	}
+	return breadths.get(prefix) ?? 1;
+}
+const BR_A = Number(process.env.BR_A ?? 1.2), BR_B = Number(process.env.BR_B ?? 0.08), BR_C = Number(process.env.BR_C ?? 8);
+function breadthStrength(prefix: string): number {
+	return Math.min(1, BR_A - BR_B * Math.log2(Math.max(1, breadthOf(prefix) / BR_C)));
+}
+
 export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	const max = Math.min(p.depth, n.depth);
 	let d = 0;
@@ -266,7 +281,9 @@ export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	const contains = d === n.depth && n.depth >= 3;
 	const depthStrength = DEPTH_STRENGTH[d] ?? 0;
 	const base = contains
-		? depthStrength + (d < 5 ? CONTAINS_BONUS : 0)
+		? d < 5
+			? breadthStrength(n.code.slice(0, d))
+			: depthStrength
 		: depthStrength * (d === p.depth ? NARROWER_SHARE : (SIBLING_SHARE[d] ?? 0.5));
 	return { product: p, notice: n, depth: d, contains, strength: Math.min(1, base) * p.confidence * n.confidence };
 }
