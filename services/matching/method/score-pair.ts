@@ -190,6 +190,9 @@ function specVerdict(p: ProductProfile, segments: Segment[]): { fit: SpecCheck[]
 	return { fit, short };
 }
 
+/** A concept agreement this weak (two lone words read as neighbouring kinds) does not make an English word a cognate. */
+const COGNATE_MIN_STRENGTH = 0.3;
+
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /** Stage 2 for one pair. Pure and deterministic: the same views always give the same result. */
@@ -249,7 +252,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	const concept = sameScheme ? null : bestConceptAgreement(p.concepts, n.concepts);
 	// The product's English type word in another language's text is a cognate only when that text
 	// reads as the same kind of goods ("tablet" in Danish); otherwise it is a false friend ("van", "plan").
-	if (best && n.language !== "en" && !((concept?.depth ?? 0) >= 3 || (codes?.points ?? 0) > 0)) best = null;
+	if (best && n.language !== "en" && !(((concept?.depth ?? 0) >= 3 && (concept?.strength ?? 0) >= COGNATE_MIN_STRENGTH) || (codes?.points ?? 0) > 0))
+		best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
 		const what = best.head
