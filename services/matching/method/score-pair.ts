@@ -252,7 +252,11 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	const concept = sameScheme ? null : bestConceptAgreement(p.concepts, n.concepts);
 	// The product's English type word in another language's text is a cognate only when that text
 	// reads as the same kind of goods ("tablet" in Danish); otherwise it is a false friend ("van", "plan").
-	if (best && n.language !== "en" && !(((concept?.depth ?? 0) >= 3 && (concept?.strength ?? 0) >= COGNATE_MIN_STRENGTH) || (codes?.points ?? 0) > 0))
+	if (
+		best &&
+		n.language !== "en" &&
+		!(((concept?.depth ?? 0) >= 3 && (concept?.strength ?? 0) >= COGNATE_MIN_STRENGTH) || (codes?.points ?? 0) > 0)
+	)
 		best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;

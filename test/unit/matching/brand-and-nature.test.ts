@@ -120,6 +120,27 @@ describe("goods versus services and construction", () => {
 		expect(r.score).toBeLessThanOrEqual(DIGEST_MIN_SCORE / 2);
 	});
 
+	it("reads a title that opens with leasing or upkeep in another language as a service", () => {
+		const lease = (title: string) =>
+			scorePair(
+				ours,
+				notice({
+					title,
+					description: "",
+					language: "es",
+					categories: [{ scheme: "UNSPSC", code: "43222612" }],
+					items: [{ description: "Switch de acceso PoE+ de 48 puertos", quantity: 12, unit: "pieza", classification: null }],
+				}),
+			);
+		const leased = lease("Arrendamiento de switches de acceso PoE+");
+		expect(features(leased)).toContain("services_not_goods");
+		expect(leased.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// Buying them outright stays goods.
+		const bought = lease("Adquisición de switches de acceso PoE+");
+		expect(features(bought)).not.toContain("services_not_goods");
+		expect(bought.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
 	it("does not treat construction that mentions the gear as a purchase of it", () => {
 		const r = scorePair(
 			ours,
