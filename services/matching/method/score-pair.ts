@@ -373,6 +373,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		);
 	if (n.flags.marketResearch)
 		scale("market_research", FACTORS.marketResearch, `market research, nothing bought yet ("${n.flags.marketResearch}")`);
+	else if (notice.planningOnly)
+		scale("market_research", FACTORS.marketResearch, "a prior information or planning notice: nothing is tendered yet");
 	if (n.flags.refurbishedOnly && !p.refurbished)
 		scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
 	if (!exactNamed) {

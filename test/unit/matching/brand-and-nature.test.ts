@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assessNature } from "../../../services/matching/method/nature.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
+import { planningStage } from "../../../services/matching/views.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
 import { features, notice, product } from "./fixtures.ts";
 
@@ -195,5 +196,20 @@ describe("goods versus services and construction", () => {
 		);
 		expect(features(r)).toContain("market_research");
 		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("does not count a notice published at the planning stage as a purchase", () => {
+		expect(planningStage("planning")).toBe(true);
+		expect(planningStage("pin-only")).toBe(true);
+		expect(planningStage("pin-rtl")).toBe(true);
+		// A prior information notice that calls for competition, and a tender, are purchases.
+		expect(planningStage("pin-cfc-standard")).toBe(false);
+		expect(planningStage("tender")).toBe(false);
+		expect(planningStage(undefined)).toBe(false);
+		const tender = scorePair(ours, notice());
+		const planned = scorePair(ours, notice({ planningOnly: true }));
+		expect(tender.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		expect(features(planned)).toContain("market_research");
+		expect(planned.score).toBeLessThan(DIGEST_MIN_SCORE);
 	});
 });
