@@ -52,5 +52,11 @@ export function noticeView(n: NoticeForMatching, signals: Signals, eligibilityRu
 		issuingBody: n.issuing_body,
 		procurementNature: signals.procurement_nature,
 		openCall: signals.bid_eligibility === "restricted" && eligibilityRule === "procedure_restricted",
+		planningOnly: planningStage(n.details.notice_type),
 	};
+}
+
+/** OCDS's planning stage, and eForms' prior information notices that call for no competition (pin-only, pin-buyer, pin-rtl). */
+export function planningStage(noticeType: unknown): boolean {
+	return typeof noticeType === "string" && /^(?:planning|pin-(?:only|buyer|rtl|tran))$/i.test(noticeType.trim());
 }

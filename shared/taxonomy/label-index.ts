@@ -180,3 +180,43 @@ export function labelWordWeight(word: string, lang: Language = "en"): number {
 	const idf = indexFor(lang).idf;
 	return Math.max(0, ...labelStemsOf(word, lang).map((s) => idf.get(s) ?? 0));
 }
+
+// The English words that, leading a title, make it a service contract whatever goods it names ("Rental of generators").
+const SERVICE_LEAD_EN = /\b(?:rental|hire|hiring|leasing|lease|maintenance|repair|calibration|inspection|cleaning|disposal|training)\b/i;
+const SERVICE_LEAD_MIN_LABELS = 3;
+const SERVICE_LEAD_SHARE = 0.5;
+const serviceLeads = new Map<Language, Set<string>>();
+
+/**
+ * The stems of `lang` that say what an English label's leading "Rental", "Hire", "Maintenance",
+ * "Repair" ... says: service words found in at least three labels whose English label starts so,
+ * and mostly in such labels ("arrend" of "arrendamiento", "wartung", "nolegg"), not the words of
+ * buying itself ("compra", "levering"), which many other service labels hold.
+ */
+function serviceLeadStems(lang: Language): Set<string> {
+	let out = serviceLeads.get(lang);
+	if (out) return out;
+	const idx = indexFor(lang);
+	const inLead = new Map<string, number>();
+	const inAll = new Map<string, number>();
+	for (const e of cpvEntries()) {
+		const label = e.labels[lang];
+		if (!label) continue;
+		const lead = SERVICE_LEAD_EN.test(e.labels.en ?? "");
+		for (const s of new Set(termsOf(labelCore(label), lang as TextLanguage))) {
+			inAll.set(s, (inAll.get(s) ?? 0) + 1);
+			if (lead) inLead.set(s, (inLead.get(s) ?? 0) + 1);
+		}
+	}
+	out = new Set<string>();
+	for (const [s, n] of inLead)
+		if (idx.serviceWords.has(s) && n >= SERVICE_LEAD_MIN_LABELS && n >= SERVICE_LEAD_SHARE * (inAll.get(s) ?? n)) out.add(s);
+	serviceLeads.set(lang, out);
+	return out;
+}
+
+/** Whether a text in `lang` opens with a word that makes it a service ("Arrendamiento de bienes informáticos", "Wartung der Server"). */
+export function opensWithServiceLead(text: string, lang: Language): boolean {
+	const first = termsOf(text, lang as TextLanguage).find((t) => !/\d/.test(t));
+	return first !== undefined && serviceLeadStems(lang).has(first);
+}

@@ -4,7 +4,7 @@
 // codes and from their title and item lines in the notice's own language, read through the CPV's
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
 import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
-import { toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
+import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import { cpvCodesForText, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
@@ -250,13 +250,35 @@ export interface ConceptAgreement {
 
 // How much a shared prefix of this many CPV digits says about "the same kind of goods".
 const DEPTH_STRENGTH: Record<number, number> = { 2: 0.1, 3: 0.5, 4: 0.8, 5: 0.95, 6: 1, 7: 1, 8: 1 };
-const CONTAINS_BONUS = 0.25;
 
 // The notice buys a narrower kind than the product's concept says ("electron microscopes" for a
 // product known only as "microscopes"), or a sibling kind: agreement says less than containment.
 const NARROWER_SHARE = 0.7;
 // Siblings in one CPV category (5 digits: "syringes" and "cannulas") are nearly the same kind; in one group less so.
 const SIBLING_SHARE: Record<number, number> = { 2: 0.5, 3: 0.5, 4: 0.6, 5: 0.6, 6: 0.9, 7: 0.9 };
+
+let breadths: Map<string, number> | null = null;
+/** How many CPV codes lie under a prefix of 3 or 4 digits (the kind itself included). */
+export function cpvBreadth(prefix: string): number {
+	if (!breadths) {
+		const counts = new Map<string, number>();
+		for (const e of cpvEntries()) for (const l of [3, 4]) counts.set(e.code.slice(0, l), (counts.get(e.code.slice(0, l)) ?? 0) + 1);
+		breadths = counts;
+	}
+	return breadths.get(prefix) ?? 1;
+}
+
+// A notice that buys a whole group or class ("motor vehicles", "computer equipment", "medical
+// equipments") buys the product's kind as surely as that group is narrow: a class of up to some 45
+// codes is the product's kind; each doubling beyond says a little less (motor vehicles, 87 codes,
+// 0.93; computer equipment, 134, 0.88; medical equipments, 350, 0.76: "an umbrella notice naming no
+// kind of goods"). Before, three digits counted 0.75 and four 1.0 whatever the group held.
+const BREADTH_FULL = 1.2;
+const BREADTH_PER_DOUBLING = 0.08;
+const BREADTH_UNIT = 8;
+export function containmentStrength(prefix: string): number {
+	return Math.min(1, BREADTH_FULL - BREADTH_PER_DOUBLING * Math.log2(Math.max(1, cpvBreadth(prefix) / BREADTH_UNIT)));
+}
 
 export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	const max = Math.min(p.depth, n.depth);
@@ -266,7 +288,9 @@ export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	const contains = d === n.depth && n.depth >= 3;
 	const depthStrength = DEPTH_STRENGTH[d] ?? 0;
 	const base = contains
-		? depthStrength + (d < 5 ? CONTAINS_BONUS : 0)
+		? d < 5
+			? containmentStrength(n.code.slice(0, d))
+			: depthStrength
 		: depthStrength * (d === p.depth ? NARROWER_SHARE : (SIBLING_SHARE[d] ?? 0.5));
 	return { product: p, notice: n, depth: d, contains, strength: Math.min(1, base) * p.confidence * n.confidence };
 }

@@ -1,4 +1,6 @@
 import { codeNature, parseCode } from "./codes.ts";
+import type { Language as CpvLanguage } from "../../../shared/taxonomy/index.ts";
+import { opensWithServiceLead } from "../../../shared/taxonomy/label-index.ts";
 import type { NoticeView, ProcurementNature } from "./types.ts";
 
 // A small stand-in for the signals extractor's procurement_nature: is the notice buying goods,
@@ -45,12 +47,17 @@ function itemNature(item: NoticeView["items"][number]): ItemNature {
  * calibration services of balances", "Servicio de mantenimiento y reparación de impresoras"), in
  * English words or, in any language, because every CPV label it reads as is a service.
  */
-export function titleReadsAsService(notice: NoticeView, titleConcepts: readonly string[]): boolean {
+export function titleReadsAsService(
+	notice: NoticeView,
+	titleConcepts: readonly string[],
+	labelLanguages: readonly CpvLanguage[] = [],
+): boolean {
 	const title = notice.title.toLowerCase();
 	if (GOODS_WORDS.test(title)) return false;
-	// What the title's phrase is about comes first ("Rental of ..."), or is "services of/for ...";
-	// a service named after the goods ("balances with calibration") leaves them goods.
+	// What the title's phrase is about comes first ("Rental of ...", "Arrendamiento de ...", "Wartung ..."),
+	// or is "services of/for ..."; a service named after the goods ("balances with calibration") leaves them goods.
 	if (SERVICE_LEAD.test(title) || /\bservices?\s+(?:of|for|to)\b/.test(title)) return true;
+	if (labelLanguages.some((l) => l !== "en" && opensWithServiceLead(notice.title, l))) return true;
 	const best = titleConcepts[0];
 	return best !== undefined && codeNature({ scheme: "CPV", code: best }) === "services";
 }

@@ -72,7 +72,7 @@ export class NoticeIndex {
 		const put = (key: string, w: number) => probes.set(key, Math.max(probes.get(key) ?? 0, w));
 		for (const k of [p.model.full, p.model.base]) if (k) put(`r:${k}`, NOTICE_KEY_WEIGHTS.model);
 		for (const k of [p.model.family, ...p.lineIds]) if (k) put(`r:${k}`, NOTICE_KEY_WEIGHTS.line);
-		for (const h of p.heads) {
+		for (const h of p.compoundHead ? [...p.heads, p.compoundHead] : p.heads) {
 			put(`t:${h}`, NOTICE_KEY_WEIGHTS.head);
 			put(`d:${h}`, NOTICE_KEY_WEIGHTS.headInDescription);
 		}

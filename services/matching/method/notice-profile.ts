@@ -1,5 +1,5 @@
 import { type Code, parseCode } from "./codes.ts";
-import { type Concept, noticeConcepts, noticeLanguage } from "./concepts.ts";
+import { type Concept, labelLanguages, noticeConcepts, noticeLanguage } from "./concepts.ts";
 import type { TextLanguage } from "../../../shared/text/index.ts";
 import { compactRuns } from "./model-number.ts";
 import { RunSet } from "./run-set.ts";
@@ -101,7 +101,7 @@ export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	const concepts = noticeConcepts(view, codes, language);
 	// A feed files a rental or a maintenance contract under the goods it concerns; its title says what is bought.
 	const titleCodes = concepts.filter((c) => c.source === "title").map((c) => c.code);
-	if ((nature.nature === "goods" || nature.nature === "unknown") && titleReadsAsService(view, titleCodes)) {
+	if ((nature.nature === "goods" || nature.nature === "unknown") && titleReadsAsService(view, titleCodes, labelLanguages(language))) {
 		nature.nature = "services";
 		nature.evidence = `the title reads as a service ("${view.title.slice(0, 60)}")`;
 	}

@@ -52,6 +52,7 @@ export class ProductIndex {
 		for (const k of [p.model.family, ...p.lineIds]) if (k) keys.push(`l:${k}`);
 		for (const a of p.oemAliases) keys.push(`o:${a}`);
 		for (const h of p.heads) keys.push(`h:${h}`);
+		if (p.compoundHead) keys.push(`h:${p.compoundHead}`);
 		if (p.modifier) keys.push(`w:${p.modifier}`);
 		// The other words of the name order candidates that share the head noun.
 		for (const w of p.nameWords) keys.push(`w:${w}`);

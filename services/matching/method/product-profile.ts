@@ -24,6 +24,8 @@ export interface ProductProfile {
 	heads: string[];
 	/** The word before the head in the name ("poe" of "PoE+ Switch"), if any. */
 	modifier: string | null;
+	/** The modifier and the head written as one word ("thermalcycl" of "thermal cycler"), as a notice may spell the type. */
+	compoundHead: string | null;
 	/** Words of the name that say what the product is (no maker, model or figures). */
 	nameWords: string[];
 	/** Words of name, description and specs (stemmed, with compounds and abbreviations). */
@@ -145,6 +147,7 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 		lineIds,
 		heads: [...heads],
 		modifier,
+		compoundHead: modifier && nameHead ? stem(modifier + nameHead) : null,
 		nameWords: [...new Set(typeWords(view.name, oem, modelTokens))],
 		textBag: text.bag,
 		textSeq: text.seq,

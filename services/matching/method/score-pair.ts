@@ -94,15 +94,38 @@ function headIn(p: ProductProfile, bag: ReadonlySet<string>): string | null {
 		if (AMBIGUOUS_HEADS.has(h) && !(p.modifier !== null && bag.has(p.modifier))) continue;
 		return h;
 	}
+	return compoundIn(p, bag) !== null ? (p.heads[0] ?? null) : null;
+}
+
+/** Least letters of the head noun a closed compound must hold after the word before it. */
+const COMPOUND_HEAD_MIN = 4;
+
+/**
+ * The product's type written as one word ("thermalcyclers" for "thermal cycler", "workstation"
+ * for "work station"): a word of the passage that is the word before the head joined to the head
+ * (the stemmer may have cut the joined word's end differently).
+ */
+function compoundIn(p: ProductProfile, bag: ReadonlySet<string>): string | null {
+	const m = p.modifier;
+	const h = p.heads[0];
+	if (!m || !h) return null;
+	if (p.compoundHead !== null && bag.has(p.compoundHead)) return p.compoundHead;
+	for (const w of bag) {
+		if (w.length < m.length + COMPOUND_HEAD_MIN || !w.startsWith(m)) continue;
+		const rest = w.slice(m.length);
+		if (h.startsWith(rest) || rest.startsWith(h)) return w;
+	}
 	return null;
 }
 
 function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
 	const head = headIn(p, seg.bag);
+	const compound = head === null ? null : compoundIn(p, seg.bag);
 	const words = distinctive(seg, p);
-	const covered = words.filter((t) => p.textBag.has(t));
+	if (compound !== null && !words.includes(compound)) words.push(compound);
+	const covered = words.filter((t) => p.textBag.has(t) || t === compound);
 	const coverage = words.length === 0 ? 0 : covered.length / words.length;
-	const modifier = p.modifier !== null && seg.bag.has(p.modifier);
+	const modifier = p.modifier !== null && (seg.bag.has(p.modifier) || compound !== null);
 	let strength = 0;
 	if (head) strength = POINTS.typeHead + (modifier ? POINTS.typeModifier : 0) + POINTS.typeCoverage * coverage;
 	// No head noun but most of the passage is the product's own vocabulary: a weaker sign of the same kind.
@@ -167,6 +190,9 @@ function specVerdict(p: ProductProfile, segments: Segment[]): { fit: SpecCheck[]
 	return { fit, short };
 }
 
+/** A concept agreement this weak (two lone words read as neighbouring kinds) does not make an English word a cognate. */
+const COGNATE_MIN_STRENGTH = 0.3;
+
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /** Stage 2 for one pair. Pure and deterministic: the same views always give the same result. */
@@ -226,7 +252,12 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	const concept = sameScheme ? null : bestConceptAgreement(p.concepts, n.concepts);
 	// The product's English type word in another language's text is a cognate only when that text
 	// reads as the same kind of goods ("tablet" in Danish); otherwise it is a false friend ("van", "plan").
-	if (best && n.language !== "en" && !((concept?.depth ?? 0) >= 3 || (codes?.points ?? 0) > 0)) best = null;
+	if (
+		best &&
+		n.language !== "en" &&
+		!(((concept?.depth ?? 0) >= 3 && (concept?.strength ?? 0) >= COGNATE_MIN_STRENGTH) || (codes?.points ?? 0) > 0)
+	)
+		best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
 		const what = best.head
@@ -342,6 +373,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		);
 	if (n.flags.marketResearch)
 		scale("market_research", FACTORS.marketResearch, `market research, nothing bought yet ("${n.flags.marketResearch}")`);
+	else if (notice.planningOnly)
+		scale("market_research", FACTORS.marketResearch, "a prior information or planning notice: nothing is tendered yet");
 	if (n.flags.refurbishedOnly && !p.refurbished)
 		scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
 	if (!exactNamed) {

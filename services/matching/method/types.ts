@@ -50,6 +50,11 @@ export interface NoticeView {
 	 * it does not bar a company the way a direct award or a sole source does.
 	 */
 	openCall?: boolean;
+	/**
+	 * The feed publishes it at the planning stage (an OCDS planning release, an eForms prior
+	 * information notice that is not a call for competition): nothing is tendered yet.
+	 */
+	planningOnly?: boolean;
 }
 
 /** One feature that moved a score, for a person to read. */

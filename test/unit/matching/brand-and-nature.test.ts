@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assessNature } from "../../../services/matching/method/nature.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
+import { planningStage } from "../../../services/matching/views.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
 import { features, notice, product } from "./fixtures.ts";
 
@@ -120,6 +121,27 @@ describe("goods versus services and construction", () => {
 		expect(r.score).toBeLessThanOrEqual(DIGEST_MIN_SCORE / 2);
 	});
 
+	it("reads a title that opens with leasing or upkeep in another language as a service", () => {
+		const lease = (title: string) =>
+			scorePair(
+				ours,
+				notice({
+					title,
+					description: "",
+					language: "es",
+					categories: [{ scheme: "UNSPSC", code: "43222612" }],
+					items: [{ description: "Switch de acceso PoE+ de 48 puertos", quantity: 12, unit: "pieza", classification: null }],
+				}),
+			);
+		const leased = lease("Arrendamiento de switches de acceso PoE+");
+		expect(features(leased)).toContain("services_not_goods");
+		expect(leased.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// Buying them outright stays goods.
+		const bought = lease("Adquisición de switches de acceso PoE+");
+		expect(features(bought)).not.toContain("services_not_goods");
+		expect(bought.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
 	it("does not treat construction that mentions the gear as a purchase of it", () => {
 		const r = scorePair(
 			ours,
@@ -174,5 +196,20 @@ describe("goods versus services and construction", () => {
 		);
 		expect(features(r)).toContain("market_research");
 		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("does not count a notice published at the planning stage as a purchase", () => {
+		expect(planningStage("planning")).toBe(true);
+		expect(planningStage("pin-only")).toBe(true);
+		expect(planningStage("pin-rtl")).toBe(true);
+		// A prior information notice that calls for competition, and a tender, are purchases.
+		expect(planningStage("pin-cfc-standard")).toBe(false);
+		expect(planningStage("tender")).toBe(false);
+		expect(planningStage(undefined)).toBe(false);
+		const tender = scorePair(ours, notice());
+		const planned = scorePair(ours, notice({ planningOnly: true }));
+		expect(tender.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		expect(features(planned)).toContain("market_research");
+		expect(planned.score).toBeLessThan(DIGEST_MIN_SCORE);
 	});
 });

@@ -1,8 +1,14 @@
 // Why: issue 16's promise that a notice in any EU language, or coded in another scheme, finds the
 // catalog that sells its kind of goods: CPV labels as a dictionary, crosswalks, concept agreement.
 import { describe, expect, it } from "vitest";
-import { cpvCodesForText, isLabelWord } from "../../../shared/taxonomy/label-index.ts";
-import { agreementOf, noticeConcepts, productConcepts, refineByText } from "../../../services/matching/method/concepts.ts";
+import { cpvCodesForText, isLabelWord, opensWithServiceLead } from "../../../shared/taxonomy/label-index.ts";
+import {
+	agreementOf,
+	containmentStrength,
+	noticeConcepts,
+	productConcepts,
+	refineByText,
+} from "../../../services/matching/method/concepts.ts";
 import { parseCode } from "../../../services/matching/method/codes.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
@@ -27,6 +33,17 @@ describe("CPV labels as a dictionary", () => {
 		// A label must hold the stem when one is required; one common word is not enough.
 		expect(cpvCodesForText("delivery of equipment", "en")).toEqual([]);
 		expect(cpvCodesForText("Toyota estate car", "en", { mustHold: "toyota" })).toEqual([]);
+	});
+
+	it("tells a title that opens with hire, leasing or upkeep in any language from one that buys", () => {
+		expect(opensWithServiceLead("Arrendamiento de bienes informáticos", "es")).toBe(true);
+		expect(opensWithServiceLead("Wartung der Notstromaggregate", "de")).toBe(true);
+		expect(opensWithServiceLead("Noleggio di autoveicoli", "it")).toBe(true);
+		// The words of buying itself are not services, though service labels use them too.
+		expect(opensWithServiceLead("Suministro de computadoras", "es")).toBe(false);
+		expect(opensWithServiceLead("Compra de computadoras", "es")).toBe(false);
+		expect(opensWithServiceLead("Lieferung von Laborzentrifugen", "de")).toBe(false);
+		expect(opensWithServiceLead("Levering af computere", "da")).toBe(false);
 	});
 
 	it("tells goods words from places, references and procedure wording", () => {
@@ -65,6 +82,20 @@ describe("concepts", () => {
 		expect(sibling?.contains).toBe(false);
 		expect(contains!.strength).toBeGreaterThan(sibling!.strength);
 		expect(agreementOf(c("30213100"), c("45000000"))).toBeNull();
+	});
+
+	it("trusts a notice that buys a whole group as far as the group is narrow", () => {
+		const c = (code: string) => ({ code, depth: code.replace(/0+$/, "").length, source: "code" as const, confidence: 1, from: code });
+		// "Motor vehicles" (a group of some 90 codes) for a passenger car: more than the old flat 0.75 of three digits.
+		const vehicles = agreementOf(c("34115000"), c("34100000"))!.strength;
+		expect(vehicles).toBeGreaterThan(0.85);
+		// "Medical equipments" (some 350 codes) says less about a catheter than "motor vehicles" about a car.
+		const medical = agreementOf(c("33141200"), c("33100000"))!.strength;
+		expect(medical).toBeLessThan(vehicles);
+		// A narrow class is the product's kind; a broad one ("medical consumables") a little less than that.
+		expect(containmentStrength("3412")).toBe(1);
+		expect(containmentStrength("3314")).toBeLessThan(1);
+		expect(agreementOf(c("34121100"), c("34120000"))!.strength).toBe(1);
 	});
 });
 
@@ -211,6 +242,29 @@ describe("matching across languages and schemes", () => {
 			items: [],
 		});
 		expect(scorePair(ac, sibling).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("reads the product's type written as one word: thermalcyclers are thermal cyclers", () => {
+		const cycler = product({
+			oemName: "Eppendorf",
+			name: "Eppendorf Mastercycler X50s thermal cycler, 96-well",
+			model: "6311000010",
+			description: "Thermal cycler for PCR with a 96-well silver block.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const n = notice({ title: "Thermalcyclers (14-1630-CMN-033)", description: "", language: "en", categories: [], items: [] });
+		const r = scorePair(cycler, n);
+		expect(r.rationale.find((e) => e.feature === "product_type_overlap")?.detail).toContain('with "thermal"');
+		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		// Stage 1 finds it by the joined word too.
+		const index = new ProductIndex();
+		index.upsert(cycler);
+		expect(index.candidatesForNotice(n).map((c) => c.product.productId)).toContain(cycler.productId);
+		// A word that only starts like the product's modifier is not the type.
+		expect(
+			scorePair(cycler, notice({ title: "Thermal imaging cameras", description: "", language: "en", categories: [], items: [] })).score,
+		).toBeLessThan(DIGEST_MIN_SCORE);
 	});
 
 	it("reads what a line buys before its purpose: batteries for pick-up trucks are not trucks", () => {

@@ -135,7 +135,9 @@ export function loadNotices(dir: string): DevNotice[] {
 		let language: string | null = null;
 		let nature: NoticeView["procurementNature"];
 		let cancelled = false;
+		let planning = false;
 		for (const r of releases) {
+			planning = (r.tag ?? []).length > 0 && (r.tag ?? []).every((t) => t.startsWith("planning"));
 			const t = r.tender;
 			if (r.tag?.includes("tenderCancellation") || t?.status === "cancelled") cancelled = true;
 			if (!t) continue;
@@ -182,6 +184,8 @@ export function loadNotices(dir: string): DevNotice[] {
 				issuingBody,
 				language,
 				...(nature ? { procurementNature: nature } : {}),
+				// As the OCDS feed reads the stage: the latest release speaks of planning only.
+				planningOnly: planning,
 			},
 			cancelled,
 			releases: releases.length,
