@@ -6,7 +6,9 @@ import { config, resetConfig } from "../../shared/config.ts";
 import { operationByAction } from "../../shared/contract/index.ts";
 import type { Operation } from "../../shared/contract/operation.ts";
 import { ERROR_CODES } from "../../shared/errors.ts";
+import { connectServiceDb } from "../../shared/mongo.ts";
 import { busyActions, inParallel } from "../support/in-flight.ts";
+import { waitFor } from "../support/processes.ts";
 import { match, notice } from "../support/opportunities.ts";
 import { api, companyWithSession, dropTestDatabases, ORIGIN, startStack, type Company, type Stack } from "../support/stack.ts";
 
@@ -36,6 +38,18 @@ beforeAll(async () => {
 	await api(stack, "POST", "/api-keys", { cookie: company.cookie, body: { name: "fuzz key", scopes: ["opportunities:read"] } });
 	// Every company's default settings, which a background job otherwise writes at some moment.
 	await stack.broker.call("notifications.ensureSettings", {});
+	// The product's indexing re-scores the opportunity in the background: settled before the
+	// state is read, so that only a probe could change it.
+	const catalog = await connectServiceDb("catalog");
+	try {
+		await waitFor("the product's indexing", async () =>
+			(await catalog.collection("products").countDocuments({ tenant_id: company.tenantId, "index.pending": true })) === 0
+				? true
+				: undefined,
+		);
+	} finally {
+		await catalog.close();
+	}
 }, 60_000);
 afterAll(async () => {
 	await stack?.stop();
