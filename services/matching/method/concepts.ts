@@ -5,7 +5,7 @@
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
 import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
-import { cpvCodesForText, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
+import { cpvCodesForText, kindOfHeadNoun, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
 
@@ -166,6 +166,28 @@ const HEAD_MIN_WEIGHT = 4;
 
 const MAX_ITEMS = 40;
 
+/** A bare head noun reads as the kind its labels share, as surely as one word reads a label. */
+const HEAD_KIND_CONFIDENCE = 0.9 * LONE_WORD_SHARE;
+
+/**
+ * An English title that names no label but ends in a noun many labels end in ("NMSO - COMPUTERS",
+ * "Batteries"): the kind those labels share, as a group or class the notice buys any of.
+ */
+function fromHeadNoun(title: string): Concept[] {
+	const head = headOf(title.replace(/\([^)]*\)/g, " "));
+	const kind = head === undefined ? null : kindOfHeadNoun(head);
+	if (!kind) return [];
+	return [
+		{
+			code: kind.code,
+			depth: cpvDepth(kind.code),
+			source: "title",
+			confidence: HEAD_KIND_CONFIDENCE,
+			from: `"${head}" (the kind its labels share)`,
+		},
+	];
+}
+
 /** A notice's codes after its main one say a little less about what it buys. */
 const FURTHER_CODE_SHARE = 0.9;
 
@@ -183,7 +205,9 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 		for (const x of fromCode(c)) out.push(i === 0 ? x : { ...x, confidence: x.confidence * FURTHER_CODE_SHARE });
 	});
 	const langs = labelLanguages(lang);
-	out.push(...fromLine(n.title, lang, langs, "title", 0.9, 3));
+	const title = fromLine(n.title, lang, langs, "title", 0.9, 3);
+	out.push(...title);
+	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
 	for (const item of n.items.slice(0, MAX_ITEMS))
 		if (item.description && item.description !== n.title) out.push(...fromLine(item.description, lang, langs, "item", 0.85, 2));
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
