@@ -216,7 +216,31 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	const coded = out.filter((c) => c.source === "code");
 	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code)))
 		return dedupe(out.filter((c) => c.source === "code" || !goodsDivision(c.code)));
-	return refineByText(dedupe(out));
+	return withSharedGroup(refineByText(dedupe(out)));
+}
+
+/** Readings sure enough to say which group of goods a notice is in. */
+const GROUP_READING_MIN = 0.5;
+/** The group all of them fall in says "something of this group", less than any one reading says what. */
+const GROUP_SHARE = 0.8;
+
+/**
+ * Where every confident reading of a notice (its codes, crosswalked codes, title) falls in one CPV
+ * group but none names it ("audio-visual equipment" and a code for video recorders, both under
+ * sound and video apparatus), the notice buys in that group: its kinds are neighbours of each other,
+ * and a product in the group is a neighbour too, more surely than any one reading's sibling says.
+ */
+function withSharedGroup(concepts: Concept[]): Concept[] {
+	const sure = concepts.filter((c) => c.confidence >= GROUP_READING_MIN && goodsDivision(c.code));
+	if (sure.length < 2) return concepts;
+	const group = sure[0]?.code.slice(0, 3) ?? "";
+	if (!sure.every((c) => c.code.startsWith(group)) || sure.some((c) => c.depth <= 3)) return concepts;
+	const confidence = GROUP_SHARE * Math.min(...sure.map((c) => c.confidence));
+	const code = group.padEnd(8, "0");
+	return [
+		...concepts,
+		{ code, depth: 3, source: "title", confidence, from: `the group its readings share (${sure.map((c) => c.code).join(", ")})` },
+	];
 }
 
 const fromCodes = (c: Concept) => c.source === "code" || c.source === "crosswalk";
