@@ -251,6 +251,12 @@ const inLineage = (a: Concept, b: Concept) => {
 	return a.code.slice(0, d) === b.code.slice(0, d);
 };
 
+const sharedDigits = (a: string, b: string) => {
+	let d = 0;
+	while (d < 8 && a[d] === b[d]) d++;
+	return d;
+};
+
 /** A text reading sure enough to settle what a code leaves open. */
 const SETTLING_CONFIDENCE = 0.5;
 const SETTLING_DEPTH = 4;
@@ -271,7 +277,13 @@ export function refineByText(concepts: Concept[]): Concept[] {
 	for (const c of concepts) if (c.source === "crosswalk") readings.set(c.from, [...(readings.get(c.from) ?? []), c]);
 	for (const group of readings.values()) {
 		if (group.length < 2) continue;
-		const settled = group.filter((c) => text.some((t) => inLineage(c, t)));
+		let settled = group.filter((c) => text.some((t) => inLineage(c, t)));
+		// Else the reading that shares a class with the text's ("computer configurations" for a title "workstation", not "information systems").
+		if (settled.length === 0) {
+			const near = (c: Concept) => Math.max(...text.map((t) => sharedDigits(c.code, t.code)));
+			const best = Math.max(...group.map(near));
+			if (best >= SETTLING_DEPTH) settled = group.filter((c) => near(c) === best);
+		}
 		if (settled.length > 0) for (const c of group) if (!settled.includes(c)) drop.add(c);
 	}
 	const boosted = new Map<Concept, number>();
