@@ -280,8 +280,9 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
+		const qualified = best.otherQualifier ? ` (as "${best.otherQualifier}", not "${p.modifier}")` : "";
 		const what = best.head
-			? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}${best.otherQualifier ? ` (as "${best.otherQualifier}", not "${p.modifier}")` : ""}`
+			? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}${qualified}`
 			: "no head noun";
 		add(
 			"product_type_overlap",
