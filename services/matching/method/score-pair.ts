@@ -130,7 +130,9 @@ function otherQualifier(p: ProductProfile, seg: Segment, head: string | null, mo
 	const m = p.modifier;
 	if (!head || !m || modifier) return null;
 	const at = seg.seq.indexOf(head);
-	const q = at > 0 ? seg.seq[at - 1] : undefined;
+	// "walk-in freezer": the qualifier's particle is not the qualifier.
+	const back = at > 1 && STOPWORDS.has(seg.seq[at - 1] ?? "") ? 2 : 1;
+	const q = at >= back ? seg.seq[at - back] : undefined;
 	if (q === undefined || q.length < 3 || GENERIC.has(q) || STOPWORDS.has(q) || hasDigit(q) || !descriptive(q)) return null;
 	if (p.textBag.has(q) || q.endsWith(m)) return null;
 	return q;
