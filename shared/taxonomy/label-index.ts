@@ -220,3 +220,39 @@ export function opensWithServiceLead(text: string, lang: Language): boolean {
 	const first = termsOf(text, lang as TextLanguage).find((t) => !/\d/.test(t));
 	return first !== undefined && serviceLeadStems(lang).has(first);
 }
+
+/** Least English labels a head noun must end for the kind they share to be read from it alone. */
+const HEAD_KIND_MIN_LABELS = 3;
+/** Share of those labels the shared kind must hold ("computers" ends labels under 302 and one vehicle computer). */
+const HEAD_KIND_SHARE = 0.8;
+let headKinds: Map<string, string[]> | null = null;
+
+/**
+ * The kind of goods a bare English head noun names ("COMPUTERS", "Furniture"): the deepest CPV
+ * group, class or category (4 or 5 digits: a group of 3 is many kinds, "buses" are not any motor vehicle) that holds most of the goods labels ending in that noun,
+ * as a CPV code padded with zeros, with how many labels it stands for. A title that is only the noun
+ * matches no single label (each says which computers), yet buys that whole kind.
+ */
+export function kindOfHeadNoun(stem: string): { code: string; labels: number } | null {
+	if (!headKinds) {
+		const m = new Map<string, string[]>();
+		for (const e of cpvEntries()) {
+			const d = Number(e.code.slice(0, 2));
+			if (!(d < 45 || d === 48) || !e.labels.en) continue;
+			const head = termsOf(labelCore(e.labels.en), "en")
+				.filter((t) => !/\d/.test(t))
+				.at(-1);
+			if (head) m.set(head, [...(m.get(head) ?? []), e.code]);
+		}
+		headKinds = m;
+	}
+	const codes = headKinds.get(stem) ?? [];
+	if (codes.length < HEAD_KIND_MIN_LABELS) return null;
+	for (let l = 5; l >= 4; l--) {
+		const counts = new Map<string, number>();
+		for (const c of codes) counts.set(c.slice(0, l), (counts.get(c.slice(0, l)) ?? 0) + 1);
+		const [prefix, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+		if (n >= HEAD_KIND_SHARE * codes.length && n >= HEAD_KIND_MIN_LABELS) return { code: prefix.padEnd(8, "0"), labels: n };
+	}
+	return null;
+}

@@ -5,7 +5,7 @@
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
 import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
-import { cpvCodesForText, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
+import { cpvCodesForText, kindOfHeadNoun, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
 
@@ -166,6 +166,28 @@ const HEAD_MIN_WEIGHT = 4;
 
 const MAX_ITEMS = 40;
 
+/** A bare head noun reads as the kind its labels share, as surely as one word reads a label. */
+const HEAD_KIND_CONFIDENCE = 0.9 * LONE_WORD_SHARE;
+
+/**
+ * An English title that names no label but ends in a noun many labels end in ("NMSO - COMPUTERS",
+ * "Batteries"): the kind those labels share, as a group or class the notice buys any of.
+ */
+function fromHeadNoun(title: string): Concept[] {
+	const head = headOf(title.replace(/\([^)]*\)/g, " "));
+	const kind = head === undefined ? null : kindOfHeadNoun(head);
+	if (!kind) return [];
+	return [
+		{
+			code: kind.code,
+			depth: cpvDepth(kind.code),
+			source: "title",
+			confidence: HEAD_KIND_CONFIDENCE,
+			from: `"${head}" (the kind its labels share)`,
+		},
+	];
+}
+
 /** A notice's codes after its main one say a little less about what it buys. */
 const FURTHER_CODE_SHARE = 0.9;
 
@@ -183,7 +205,9 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 		for (const x of fromCode(c)) out.push(i === 0 ? x : { ...x, confidence: x.confidence * FURTHER_CODE_SHARE });
 	});
 	const langs = labelLanguages(lang);
-	out.push(...fromLine(n.title, lang, langs, "title", 0.9, 3));
+	const title = fromLine(n.title, lang, langs, "title", 0.9, 3);
+	out.push(...title);
+	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
 	for (const item of n.items.slice(0, MAX_ITEMS))
 		if (item.description && item.description !== n.title) out.push(...fromLine(item.description, lang, langs, "item", 0.85, 2));
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
@@ -192,7 +216,31 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	const coded = out.filter((c) => c.source === "code");
 	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code)))
 		return dedupe(out.filter((c) => c.source === "code" || !goodsDivision(c.code)));
-	return refineByText(dedupe(out));
+	return withSharedGroup(refineByText(dedupe(out)));
+}
+
+/** Readings sure enough to say which group of goods a notice is in. */
+const GROUP_READING_MIN = 0.5;
+/** The group all of them fall in says "something of this group", less than any one reading says what. */
+const GROUP_SHARE = 0.8;
+
+/**
+ * Where every confident reading of a notice (its codes, crosswalked codes, title) falls in one CPV
+ * group but none names it ("audio-visual equipment" and a code for video recorders, both under
+ * sound and video apparatus), the notice buys in that group: its kinds are neighbours of each other,
+ * and a product in the group is a neighbour too, more surely than any one reading's sibling says.
+ */
+function withSharedGroup(concepts: Concept[]): Concept[] {
+	const sure = concepts.filter((c) => c.confidence >= GROUP_READING_MIN && goodsDivision(c.code));
+	if (sure.length < 2) return concepts;
+	const group = sure[0]?.code.slice(0, 3) ?? "";
+	if (!sure.every((c) => c.code.startsWith(group)) || sure.some((c) => c.depth <= 3)) return concepts;
+	const confidence = GROUP_SHARE * Math.min(...sure.map((c) => c.confidence));
+	const code = group.padEnd(8, "0");
+	return [
+		...concepts,
+		{ code, depth: 3, source: "title", confidence, from: `the group its readings share (${sure.map((c) => c.code).join(", ")})` },
+	];
 }
 
 const fromCodes = (c: Concept) => c.source === "code" || c.source === "crosswalk";
@@ -201,6 +249,12 @@ const fromCodes = (c: Concept) => c.source === "code" || c.source === "crosswalk
 const inLineage = (a: Concept, b: Concept) => {
 	const d = Math.min(a.depth, b.depth);
 	return a.code.slice(0, d) === b.code.slice(0, d);
+};
+
+const sharedDigits = (a: string, b: string) => {
+	let d = 0;
+	while (d < 8 && a[d] === b[d]) d++;
+	return d;
 };
 
 /** A text reading sure enough to settle what a code leaves open. */
@@ -223,7 +277,13 @@ export function refineByText(concepts: Concept[]): Concept[] {
 	for (const c of concepts) if (c.source === "crosswalk") readings.set(c.from, [...(readings.get(c.from) ?? []), c]);
 	for (const group of readings.values()) {
 		if (group.length < 2) continue;
-		const settled = group.filter((c) => text.some((t) => inLineage(c, t)));
+		let settled = group.filter((c) => text.some((t) => inLineage(c, t)));
+		// Else the reading that shares a class with the text's ("computer configurations" for a title "workstation", not "information systems").
+		if (settled.length === 0) {
+			const near = (c: Concept) => Math.max(...text.map((t) => sharedDigits(c.code, t.code)));
+			const best = Math.max(...group.map(near));
+			if (best >= SETTLING_DEPTH) settled = group.filter((c) => near(c) === best);
+		}
 		if (settled.length > 0) for (const c of group) if (!settled.includes(c)) drop.add(c);
 	}
 	const boosted = new Map<Concept, number>();

@@ -31,6 +31,8 @@ interface TypeMatch {
 	coverage: number;
 	covered: string[];
 	accessory: boolean;
+	/** The word the passage qualifies the head with, when it is not the product's qualifier nor any word of its text. */
+	otherQualifier: string | null;
 }
 
 const SEGMENT_LABEL: Record<Segment["kind"], string> = { title: "title", item: "item line", description: "description" };
@@ -118,6 +120,24 @@ function compoundIn(p: ProductProfile, bag: ReadonlySet<string>): string | null 
 	return null;
 }
 
+/**
+ * The word a passage puts right before the product's head noun when it qualifies the kind otherwise
+ * than the product does: not the product's own qualifier (absent from the passage), nor any word of
+ * its text ("walk-in" freezer for an ultra-low-temperature one, "household" furniture for laboratory
+ * furniture). The same kind, likely another variant; "biosafety" cabinet ends in the product's "safety".
+ */
+function otherQualifier(p: ProductProfile, seg: Segment, head: string | null, modifier: boolean): string | null {
+	const m = p.modifier;
+	if (!head || !m || modifier) return null;
+	const at = seg.seq.indexOf(head);
+	// "walk-in freezer": the qualifier's particle is not the qualifier.
+	const back = at > 1 && STOPWORDS.has(seg.seq[at - 1] ?? "") ? 2 : 1;
+	const q = at >= back ? seg.seq[at - back] : undefined;
+	if (q === undefined || q.length < 3 || GENERIC.has(q) || STOPWORDS.has(q) || hasDigit(q) || !descriptive(q)) return null;
+	if (p.textBag.has(q) || q.endsWith(m)) return null;
+	return q;
+}
+
 function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
 	const head = headIn(p, seg.bag);
 	const compound = head === null ? null : compoundIn(p, seg.bag);
@@ -134,8 +154,10 @@ function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
 	// line is for, not what it buys.
 	const accessory = head !== null && ((seg.lead !== null && headIn(p, seg.lead) === null) || accessoryAfter(p, seg, head));
 	if (accessory) strength *= POINTS.accessoryShare;
+	const other = otherQualifier(p, seg, head, modifier);
+	if (other) strength *= POINTS.otherQualifierShare;
 	if (seg.kind === "description") strength *= POINTS.descriptionWeight;
-	return { segment: seg, strength, head, modifier, coverage, covered, accessory };
+	return { segment: seg, strength, head, modifier, coverage, covered, accessory, otherQualifier: other };
 }
 
 function findIdentity(p: ProductProfile, n: NoticeProfile, supported: boolean): Identity | null {
@@ -260,8 +282,9 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
+		const qualified = best.otherQualifier ? ` (as "${best.otherQualifier}", not "${p.modifier}")` : "";
 		const what = best.head
-			? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}`
+			? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}${qualified}`
 			: "no head noun";
 		add(
 			"product_type_overlap",

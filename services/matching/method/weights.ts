@@ -29,6 +29,8 @@ export const POINTS = {
 	typeCoverage: 0.25,
 	/** A line that names the product kind only as what it is for ("batteries for radios") counts this share. */
 	accessoryShare: 0.5,
+	/** The passage qualifies the type otherwise than the product does ("walk-in" freezer for an ultra-low one, "ventilator" batteries for VRLA ones). */
+	otherQualifierShare: 0.7,
 	/** Description sentences count a little less than the title and item lines. */
 	descriptionWeight: 0.8,
 	/** Passage-level coverage below this reads as "a specialised variant of the type". */

@@ -1,7 +1,7 @@
 // Why: issue 16's promise that a notice in any EU language, or coded in another scheme, finds the
 // catalog that sells its kind of goods: CPV labels as a dictionary, crosswalks, concept agreement.
 import { describe, expect, it } from "vitest";
-import { cpvCodesForText, isLabelWord, opensWithServiceLead } from "../../../shared/taxonomy/label-index.ts";
+import { cpvCodesForText, isLabelWord, kindOfHeadNoun, opensWithServiceLead } from "../../../shared/taxonomy/label-index.ts";
 import {
 	agreementOf,
 	containmentStrength,
@@ -115,6 +115,58 @@ describe("what the words settle", () => {
 			c("34110000", "title", 0.8),
 		]);
 		expect(refined.map((x) => x.code)).not.toContain("34120000");
+	});
+
+	it("keeps the crosswalk reading that shares a class with the text when none descends from it", () => {
+		const refined = refineByText([
+			c("30211400", "crosswalk", 0.8, "PSC 7010"),
+			c("48810000", "crosswalk", 0.8, "PSC 7010"),
+			c("30214000", "title", 0.77),
+		]);
+		expect(refined.map((x) => x.code)).toEqual(["30211400", "30214000"]);
+		// A reading only in the same division settles nothing: both stay.
+		const loose = refineByText([
+			c("30211400", "crosswalk", 0.8, "PSC 7010"),
+			c("48810000", "crosswalk", 0.8, "PSC 7010"),
+			c("30100000", "title", 0.8),
+		]);
+		expect(loose).toHaveLength(3);
+	});
+
+	it("reads a bare head noun as the class its labels share, not a broad group", () => {
+		expect(kindOfHeadNoun("comput")?.code).toBe("30210000");
+		expect(kindOfHeadNoun("microscop")?.code.slice(0, 4)).toBe("3851");
+		// Buses end labels across motor vehicles: no class holds most of them, and motor vehicles is not "buses".
+		expect(kindOfHeadNoun("buse")).toBeNull();
+		const titled = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en");
+		expect(titled("NMSO - COMPUTERS (E60EJ-11000C/G)").map((x) => x.code)).toContain("30210000");
+		// A title that names a label keeps that label's reading alone.
+		expect(titled("Portable computers").map((x) => x.code)).not.toContain("30210000");
+	});
+
+	it("reads the group a notice's confident readings all fall in as one it buys in", () => {
+		const n = notice({
+			title: "AUDIO VISUAL EQUIPMENT (EH713-131969/A)",
+			description: "",
+			language: "en",
+			categories: [{ scheme: "PSC", code: "5835" }],
+			items: [],
+		});
+		const group = noticeConcepts(n, [parseCode("5835", "PSC")!], "en").find((x) => x.depth === 3);
+		expect(group?.code).toBe("32300000");
+		const mic = product({
+			oemName: "Shure",
+			name: "Shure MXA920 ceiling array microphone",
+			model: "MXA920",
+			description: "",
+			commodityCodes: [],
+		});
+		const r = scorePair(mic, n);
+		expect(r.rationale.find((e) => e.feature === "concept_agreement")?.detail).toContain("the notice's kind includes the product");
+		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// Readings in different groups name no group.
+		const mixed = noticeConcepts(notice({ title: "Laboratory centrifuges and microphones", description: "", items: [] }), [], "en");
+		expect(mixed.some((x) => x.depth === 3)).toBe(false);
 	});
 
 	it("reads a broad code with a narrower title as the narrower kind, surer for both", () => {
@@ -265,6 +317,28 @@ describe("matching across languages and schemes", () => {
 		expect(
 			scorePair(cycler, notice({ title: "Thermal imaging cameras", description: "", language: "en", categories: [], items: [] })).score,
 		).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("counts less a passage that qualifies the product's type otherwise: a walk-in freezer is not an ultra-low one", () => {
+		const ult = product({
+			oemName: "Thermo Fisher",
+			name: "Thermo Scientific TSX Series -80 °C ultra-low temperature freezer, 570 L",
+			model: "TSX70086V",
+			description: "Upright ultra-low temperature freezer for sample storage.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const titled = (title: string) => scorePair(ult, notice({ title, description: "", language: "en", categories: [], items: [] }));
+		const walkIn = titled("Walk-in Freezer (W3508-140002/A)");
+		const plain = titled("Freezer (W3508-140002/A)");
+		const same = titled("Ultra-low temperature freezer (W3508-140002/A)");
+		expect(walkIn.rationale.find((e) => e.feature === "product_type_overlap")?.detail).toContain('as "walk"');
+		expect(walkIn.score).toBeLessThan(plain.score);
+		expect(same.score).toBeGreaterThan(walkIn.score);
+		// A qualifier the product's own text holds is the product's ("upright").
+		expect(titled("Upright Freezer (W3508-140002/A)").rationale.find((e) => e.feature === "product_type_overlap")?.detail).not.toContain(
+			'as "',
+		);
 	});
 
 	it("reads what a line buys before its purpose: batteries for pick-up trucks are not trucks", () => {
