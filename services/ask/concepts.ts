@@ -58,6 +58,7 @@ export const CONCEPT_NAMES = [
 	"payment",
 	"price",
 	"size",
+	"agreement",
 	"polar",
 ] as const;
 export type ConceptName = (typeof CONCEPT_NAMES)[number];

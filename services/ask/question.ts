@@ -3,9 +3,9 @@
 // its subject terms (the Snowball stems of its other content words, with their counterparts in the
 // notice's language when it is another one: bridge.ts). A follow-up with nothing of its own
 // ("and what about that?") borrows the latest earlier question's topic at half weight.
-import { detectLanguage, isStopword, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
+import { detectLanguage, isStopword, TEXT_LANGUAGES, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
 import { bridge, isGeneralWord } from "./bridge.ts";
-import { CONCEPT_BY_NAME, conceptsIn, conceptTerm, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
+import { CONCEPT_BY_NAME, type ConceptHit, conceptsIn, conceptTerm, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
 
 export interface SubjectTerm {
 	/** Folded stem in the question's language. */
@@ -52,17 +52,24 @@ const SELF_WORDS = new Set(
 	),
 );
 
+/** How much better a language neither the notice's, English nor the detected one must fit the question. */
+const THIRD_LANGUAGE_MARGIN = 1;
+
 /** The question's language: the notice's or English, whichever its function words and concept words fit better. */
 function questionLanguage(question: string, noticeLang: TextLanguage): TextLanguage {
 	const words = wordsOf(question);
 	const detected = detectLanguage(question);
-	const candidates = [...new Set<TextLanguage>([noticeLang, "en", detected])];
+	const likely = new Set<TextLanguage>([noticeLang, "en", detected]);
+	// A short question in a third language ("Vem driver ...?" on a Norwegian or English notice) may be
+	// detected as another one: every language is tried, but one neither likely must fit clearly better.
+	const candidates = [...likely, ...TEXT_LANGUAGES.filter((l) => !likely.has(l))];
 	let best = noticeLang;
 	let bestScore = -1;
 	for (const lang of candidates) {
 		const stop = words.filter((w) => isStopword(w, lang)).length;
 		const named = conceptsIn(question, [lang], true).hits.length;
-		const score = stop + named + (lang === noticeLang ? 0.5 : 0) + (lang === detected ? 0.25 : 0);
+		const score =
+			stop + named + (lang === noticeLang ? 0.5 : 0) + (lang === detected ? 0.25 : 0) - (likely.has(lang) ? 0 : THIRD_LANGUAGE_MARGIN);
 		if (score > bestScore) {
 			best = lang;
 			bestScore = score;
@@ -116,7 +123,20 @@ interface Analysis {
 
 function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	const lang = questionLanguage(question, noticeLang);
-	const { hits, tokens } = conceptsIn(question, [lang, "en", noticeLang], true);
+	const read = conceptsIn(question, [lang, "en", noticeLang], true);
+	const tokens = read.tokens;
+	// A deadline word qualified by the contract ("plazo del arrendamiento", "termin realizacji umowy",
+	// "délai d'exécution") names the contract's term, not the date tenders are due.
+	const nextContent = (k: number) => {
+		while (k < tokens.length && isStopword(tokens[k]!.word, lang)) k++;
+		return k;
+	};
+	const termOfContract = (h: ConceptHit) =>
+		h.concept === "deadline" && read.hits.some((a) => a.concept === "agreement" && a.from === nextContent(h.to + 1));
+	// Words naming the contract itself only qualify another word: they stay ordinary subject words.
+	const hits = read.hits
+		.filter((h) => h.concept !== "agreement")
+		.map((h): ConceptHit => (termOfContract(h) ? { ...h, concept: "duration" } : h));
 	const concepts = new Set<ConceptName>();
 	const conceptStems = new Map<ConceptName, Set<string>>();
 	for (const h of hits) {
