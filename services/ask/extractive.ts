@@ -284,6 +284,9 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		typedWeak = found.length > 0;
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
+	// A question naming nothing but its topic ("where will the goods be delivered?") is not answered by any capitalized word
+	// of a sentence that does not name the topic either: that would be a guess.
+	if (!strong && !anchored && !q.subject.length && typedWeak) return "off_topic";
 	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
 	// notice's language ("is a parking garage included?") is not answered by that alone.
 	if (c?.name === "scope" && q.subject.length && q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject))
