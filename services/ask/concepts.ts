@@ -58,6 +58,7 @@ export const CONCEPT_NAMES = [
 	"payment",
 	"price",
 	"size",
+	"organisation",
 	"agreement",
 	"polar",
 ] as const;

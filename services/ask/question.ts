@@ -104,7 +104,9 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 /** What is asked, once the question's own reading has said whether a quantity word asks a count. */
 function askedOf(concepts: Set<ConceptName>, quantityNoun: boolean, valueAsked: boolean, polar: boolean): Concept | null {
 	if (valueAsked) return CONCEPT_BY_NAME.get("value")!;
-	return askedConcept(quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, polar);
+	// "Which hospital ...?" asks for an organisation; "Is the hospital new?" does not.
+	const asking = [...concepts].filter((n) => !(quantityNoun && n === "quantity") && !(polar && n === "organisation"));
+	return askedConcept(new Set(asking), polar);
 }
 
 interface Analysis {
@@ -133,9 +135,13 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	};
 	const termOfContract = (h: ConceptHit) =>
 		h.concept === "deadline" && read.hits.some((a) => a.concept === "agreement" && a.from === nextContent(h.to + 1));
+	// "Which hospital", "Hvilket sykehus", "Welche Schule": a kind of organisation asked for opens the question after
+	// function words only ("how far from Lake City" asks a distance).
+	const asksOrganisation = (h: ConceptHit) =>
+		h.from <= 2 && tokens.slice(0, h.from).every((t) => isStopword(t.word, lang) || isConceptWord(t.stem, "frame", [lang]));
 	// Words naming the contract itself only qualify another word: they stay ordinary subject words.
 	const hits = read.hits
-		.filter((h) => h.concept !== "agreement")
+		.filter((h) => h.concept !== "agreement" && (h.concept !== "organisation" || asksOrganisation(h)))
 		.map((h): ConceptHit => (termOfContract(h) ? { ...h, concept: "duration" } : h));
 	const concepts = new Set<ConceptName>();
 	const conceptStems = new Map<ConceptName, Set<string>>();
@@ -174,6 +180,9 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	// A word of a topic the question names besides the one asked stands for that topic in the notice's words too.
 	const conceptAt = new Map<number, ConceptName>();
 	for (const h of hits) {
+		// "How many hospital beds": a kind of organisation the question does not ask about is an ordinary subject word
+		// (any organisation the notice names is no hospital).
+		if (h.concept === "organisation" && asked?.name !== "organisation") continue;
 		for (let k = h.from; k <= h.to; k++) (spent.has(h.concept) && !h.compound ? used : secondary).add(k);
 		if (!spent.has(h.concept) && !h.compound) for (let k = h.from; k <= h.to; k++) conceptAt.set(k, h.concept);
 	}
