@@ -62,7 +62,9 @@ function questionLanguage(question: string, noticeLang: TextLanguage): TextLangu
 	const likely = new Set<TextLanguage>([noticeLang, "en", detected]);
 	// A short question in a third language ("Vem driver ...?" on a Norwegian or English notice) may be
 	// detected as another one: every language is tried, but one neither likely must fit clearly better.
-	const candidates = [...likely, ...TEXT_LANGUAGES.filter((l) => !likely.has(l))];
+	// Only a language with a function word of its own in the question is worth reading the glossary in.
+	const own = (l: TextLanguage) => words.some((w) => isStopword(w, l) && ![...likely].some((k) => isStopword(w, k)));
+	const candidates = [...likely, ...TEXT_LANGUAGES.filter((l) => !likely.has(l) && own(l))];
 	let best = noticeLang;
 	let bestScore = -1;
 	for (const lang of candidates) {
