@@ -432,4 +432,31 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		expect(answerExtractive(g, "¿Cuál es el plazo del arrendamiento?").answer.startsWith(NOT_STATED)).toBe(true);
 		expect(answerExtractive(g, "¿Cuál es el plazo de presentación de ofertas?").answer).toContain("2030-11-06");
 	});
+
+	it("does not answer an amount question with a figure of something the question does not count", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Toitlustamisteenuse osutaja leidmine linna lasteaedadele",
+				description:
+					"Toitlustaja valmistab toidu lasteaia köögis kolm korda päevas.\nTäpsemalt on tingimused sätestatud lepingu projektides.",
+			},
+		});
+		expect(answerExtractive(g, "Kui palju lapsi lasteaedades toitlustatakse?").answer.startsWith(NOT_STATED)).toBe(true);
+	});
+
+	it("does not take one item's duration for the whole framework's", () => {
+		const notice = {
+			title: "Møtemat",
+			description: "Universitetet skal inngå nye rammeavtaler for levering av møtemat fra januar 2024.",
+			details: {
+				items: [
+					{ description: "Kaker og bakverk. Delkontrakten omfatter levering av kaker og bakverk." },
+					{ description: "Møtemat til konferanser. Delkontrakten omfatter levering av møtemat til arrangement med varighet over 3 timer." },
+				],
+			},
+		};
+		expect(answerExtractive(buildGrounding({ notice }), "Hva er rammeavtalens varighet?").answer.startsWith(NOT_STATED)).toBe(true);
+		const stated = { ...notice, description: `${notice.description}\nRammeavtalen har en varighet på 2 år.` };
+		expect(answerExtractive(buildGrounding({ notice: stated }), "Hva er rammeavtalens varighet?").answer).toContain("2 år");
+	});
 });
