@@ -437,8 +437,11 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		const g = buildGrounding({
 			notice: {
 				title: "Toitlustamisteenuse osutaja leidmine linna lasteaedadele",
-				description:
-					"Toitlustaja valmistab toidu lasteaia köögis kolm korda päevas.\nTäpsemalt on tingimused sätestatud lepingu projektides.",
+				description: [
+					"Toitlustamisteenuse osutajate leidmine linna lasteaedadele Hellik ja Lotte.",
+					"Toitlustaja valmistab toidu Lasteaed Hellik köögiruumides aadressil Aardla 138, Lasteaed Hellik lastele kolm korda päevas.",
+					"Täpsemalt on tingimused sätestatud lepingu projektides.",
+				].join("\n"),
 			},
 		});
 		expect(answerExtractive(g, "Kui palju lapsi lasteaedades toitlustatakse?").answer.startsWith(NOT_STATED)).toBe(true);
