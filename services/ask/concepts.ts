@@ -58,6 +58,8 @@ export const CONCEPT_NAMES = [
 	"payment",
 	"price",
 	"size",
+	"organisation",
+	"agreement",
 	"polar",
 ] as const;
 export type ConceptName = (typeof CONCEPT_NAMES)[number];

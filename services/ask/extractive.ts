@@ -246,8 +246,31 @@ function titleNames(index: Index, q: QuestionInfo): boolean {
 	return !!title && namesSubject(index, title, q.subject);
 }
 
+/**
+ * What an amount question counts ("kui palju lapsi", how much or how many children), when the notice never names it in any
+ * form. An amount's figure is not tied to what it counts (a count is: hasCountOf), so a figure of something else would pass.
+ */
+const countedAbsent = new WeakMap<QuestionInfo, boolean>();
+function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
+	let absent = countedAbsent.get(q);
+	if (absent === undefined) {
+		const head = q.subject.find((s) => s.term === q.counted[0]);
+		absent =
+			q.asked?.name === "amount" &&
+			!!head &&
+			!head.optional &&
+			!head.literal &&
+			!head.concept &&
+			!index.docs.some((d) => termFrequency(index, d.tf, head) > 0);
+		countedAbsent.set(q, absent);
+	}
+	return absent;
+}
+
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
+	// "How many children are catered for?" where the notice never names children: a figure of something else is a guess.
+	if (countsWhatNoticeLacks(index, q)) return "off_topic";
 	const cov = coverage(index, doc, q.subject);
 	let strong = false;
 	let anchored = false;
@@ -284,6 +307,9 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		typedWeak = found.length > 0;
 	}
 	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
+	// A question naming nothing but its topic ("where will the goods be delivered?") is not answered by any capitalized word
+	// of a sentence that does not name the topic either: that would be a guess.
+	if (!strong && !anchored && !q.subject.length && typedWeak) return "off_topic";
 	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
 	// notice's language ("is a parking garage included?") is not answered by that alone.
 	if (c?.name === "scope" && q.subject.length && q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject))

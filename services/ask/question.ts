@@ -3,9 +3,9 @@
 // its subject terms (the Snowball stems of its other content words, with their counterparts in the
 // notice's language when it is another one: bridge.ts). A follow-up with nothing of its own
 // ("and what about that?") borrows the latest earlier question's topic at half weight.
-import { detectLanguage, isStopword, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
+import { detectLanguage, isStopword, TEXT_LANGUAGES, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
 import { bridge, isGeneralWord } from "./bridge.ts";
-import { CONCEPT_BY_NAME, conceptsIn, conceptTerm, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
+import { CONCEPT_BY_NAME, type ConceptHit, conceptsIn, conceptTerm, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
 
 export interface SubjectTerm {
 	/** Folded stem in the question's language. */
@@ -52,17 +52,26 @@ const SELF_WORDS = new Set(
 	),
 );
 
+/** How much better a language neither the notice's, English nor the detected one must fit the question. */
+const THIRD_LANGUAGE_MARGIN = 1;
+
 /** The question's language: the notice's or English, whichever its function words and concept words fit better. */
 function questionLanguage(question: string, noticeLang: TextLanguage): TextLanguage {
 	const words = wordsOf(question);
 	const detected = detectLanguage(question);
-	const candidates = [...new Set<TextLanguage>([noticeLang, "en", detected])];
+	const likely = new Set<TextLanguage>([noticeLang, "en", detected]);
+	// A short question in a third language ("Vem driver ...?" on a Norwegian or English notice) may be
+	// detected as another one: every language is tried, but one neither likely must fit clearly better.
+	// Only a language with a function word of its own in the question is worth reading the glossary in.
+	const own = (l: TextLanguage) => words.some((w) => isStopword(w, l) && ![...likely].some((k) => isStopword(w, k)));
+	const candidates = [...likely, ...TEXT_LANGUAGES.filter((l) => !likely.has(l) && own(l))];
 	let best = noticeLang;
 	let bestScore = -1;
 	for (const lang of candidates) {
 		const stop = words.filter((w) => isStopword(w, lang)).length;
 		const named = conceptsIn(question, [lang], true).hits.length;
-		const score = stop + named + (lang === noticeLang ? 0.5 : 0) + (lang === detected ? 0.25 : 0);
+		const score =
+			stop + named + (lang === noticeLang ? 0.5 : 0) + (lang === detected ? 0.25 : 0) - (likely.has(lang) ? 0 : THIRD_LANGUAGE_MARGIN);
 		if (score > bestScore) {
 			best = lang;
 			bestScore = score;
@@ -97,7 +106,9 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 /** What is asked, once the question's own reading has said whether a quantity word asks a count. */
 function askedOf(concepts: Set<ConceptName>, quantityNoun: boolean, valueAsked: boolean, polar: boolean): Concept | null {
 	if (valueAsked) return CONCEPT_BY_NAME.get("value")!;
-	return askedConcept(quantityNoun ? new Set([...concepts].filter((n) => n !== "quantity")) : concepts, polar);
+	// "Which hospital ...?" asks for an organisation; "Is the hospital new?" does not.
+	const asking = [...concepts].filter((n) => !(quantityNoun && n === "quantity") && !(polar && n === "organisation"));
+	return askedConcept(new Set(asking), polar);
 }
 
 interface Analysis {
@@ -116,7 +127,24 @@ interface Analysis {
 
 function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	const lang = questionLanguage(question, noticeLang);
-	const { hits, tokens } = conceptsIn(question, [lang, "en", noticeLang], true);
+	const read = conceptsIn(question, [lang, "en", noticeLang], true);
+	const tokens = read.tokens;
+	// A deadline word qualified by the contract ("plazo del arrendamiento", "termin realizacji umowy",
+	// "délai d'exécution") names the contract's term, not the date tenders are due.
+	const nextContent = (k: number) => {
+		while (k < tokens.length && isStopword(tokens[k]!.word, lang)) k++;
+		return k;
+	};
+	const termOfContract = (h: ConceptHit) =>
+		h.concept === "deadline" && read.hits.some((a) => a.concept === "agreement" && a.from === nextContent(h.to + 1));
+	// "Which hospital", "Hvilket sykehus", "Welche Schule": a kind of organisation asked for opens the question after
+	// function words only ("how far from Lake City" asks a distance).
+	const asksOrganisation = (h: ConceptHit) =>
+		h.from <= 2 && tokens.slice(0, h.from).every((t) => isStopword(t.word, lang) || isConceptWord(t.stem, "frame", [lang]));
+	// Words naming the contract itself only qualify another word: they stay ordinary subject words.
+	const hits = read.hits
+		.filter((h) => h.concept !== "agreement" && (h.concept !== "organisation" || asksOrganisation(h)))
+		.map((h): ConceptHit => (termOfContract(h) ? { ...h, concept: "duration" } : h));
 	const concepts = new Set<ConceptName>();
 	const conceptStems = new Map<ConceptName, Set<string>>();
 	for (const h of hits) {
@@ -154,6 +182,9 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	// A word of a topic the question names besides the one asked stands for that topic in the notice's words too.
 	const conceptAt = new Map<number, ConceptName>();
 	for (const h of hits) {
+		// "How many hospital beds": a kind of organisation the question does not ask about is an ordinary subject word
+		// (any organisation the notice names is no hospital).
+		if (h.concept === "organisation" && asked?.name !== "organisation") continue;
 		for (let k = h.from; k <= h.to; k++) (spent.has(h.concept) && !h.compound ? used : secondary).add(k);
 		if (!spent.has(h.concept) && !h.compound) for (let k = h.from; k <= h.to; k++) conceptAt.set(k, h.concept);
 	}

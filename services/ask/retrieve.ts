@@ -39,6 +39,8 @@ export interface Index {
 	vocabulary: Set<string>;
 	/** Stems of the notice's title and opening sentence: what every sentence is about. */
 	title: Map<string, number>;
+	/** How many items the notice lists: with several, an item's sentences are about that item, not the whole notice. */
+	items: number;
 }
 
 const cache = new WeakMap<Grounding, Index>();
@@ -78,7 +80,8 @@ export function indexOf(g: Grounding): Index {
 	for (const d of [docs.find((d) => d.passage.section === "title"), docs.find((d) => d.passage.section === "description")])
 		for (const t of d?.tf.keys() ?? []) context.set(t, 1);
 	const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, docs.length);
-	const index = { lang: g.lang, docs, df, avgLength, vocabulary, title: context };
+	const items = new Set(g.passages.filter((p) => p.section === "item").map((p) => p.item)).size;
+	const index = { lang: g.lang, docs, df, avgLength, vocabulary, title: context, items };
 	cache.set(g, index);
 	return index;
 }
@@ -161,7 +164,9 @@ export function coverage(index: Index, doc: Indexed, subject: SubjectTerm[], ign
 		const absent = weightOf(index, s) >= idf(index, "\u0000");
 		if (absent && ignoreAbsent) continue;
 		const w = (absent ? MIN_COVERAGE_WEIGHT : Math.max(MIN_COVERAGE_WEIGHT, weightOf(index, s))) * s.weight;
-		const found = termFrequency(index, doc.tf, s) > 0 || termFrequency(index, index.title, s) > 0;
+		// One item among several is no part of what the title says of the whole ("the framework's duration" is not an event's).
+		const inContext = !(doc.passage.section === "item" && index.items > 1) && termFrequency(index, index.title, s) > 0;
+		const found = termFrequency(index, doc.tf, s) > 0 || inContext;
 		// A word the question's language could not carry over into the notice's counts only when found.
 		if (!s.optional || found) possible += w;
 		if (found) covered += w;

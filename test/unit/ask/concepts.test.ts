@@ -50,6 +50,27 @@ describe("analyzeQuestion", () => {
 		expect(q.asked?.name).toBe("warranty");
 	});
 
+	it("reads a deadline word qualified by the contract as the contract's term, not the tender deadline", () => {
+		expect(asked("¿Cuál es el plazo del arrendamiento?", "es")).toBe("duration");
+		expect(asked("¿Cuál es el plazo de presentación de ofertas?", "es")).toBe("deadline");
+		expect(asked("Jaki jest termin realizacji umowy?", "pl")).toBe("duration");
+		expect(asked("Jaki jest termin składania ofert?", "pl")).toBe("deadline");
+	});
+
+	it("reads a question in a third language in that language (Swedish on an English or Norwegian notice)", () => {
+		expect(analyzeQuestion("Vem driver kvalificeringssystemet?", "en", new Set()).lang).toBe("sv");
+		expect(analyzeQuestion("Vem driver kvalificeringssystemet?", "en", new Set()).asked?.name).toBe("who");
+		expect(analyzeQuestion("Hvem er kontaktperson?", "no", new Set()).lang).toBe("no");
+	});
+
+	it("asks for an organisation when a kind of one opens the question, not when it only names something", () => {
+		expect(asked("Which hospital is the equipment for?")).toBe("organisation");
+		expect(asked("Hvilket sykehus gjelder det?", "no")).toBe("organisation");
+		expect(asked("Is the hospital new?")).not.toBe("organisation");
+		expect(asked("How far from Lake City may the plant be?")).not.toBe("organisation");
+		expect(asked("How many hospital beds are needed?")).toBe("quantity");
+	});
+
 	it("reads a question asked in English about a notice in another language", () => {
 		const q = analyzeQuestion("What is the estimated value?", "no", new Set(["verdi"]));
 		expect(q.lang).toBe("en");

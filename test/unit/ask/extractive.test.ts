@@ -396,4 +396,70 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 			"domiciliary care, supported living and live-in care",
 		);
 	});
+
+	it("answers 'which hospital' from the sentence naming one, and 'which city is buying' from the buyer field", () => {
+		const hospital = buildGrounding({
+			notice: {
+				title: "Forespørsel om byttekostnad – pasientovervåkning",
+				description: "Sykehusinnkjøp ønsker å kartlegge byttekostnader for pasientovervåkningsutstyr til Nye Tromsø Sykehus.",
+			},
+		});
+		expect(answerExtractive(hospital, "Which hospital is the equipment for?").answer).toContain("Nye Tromsø Sykehus");
+		const city = buildGrounding({
+			notice: { title: "Sportplatzbauarbeiten", issuing_body: "Gemeinde Musterdorf", description: "Die Gemeinde saniert den Sportplatz." },
+		});
+		expect(answerExtractive(city, "Which city is buying?").answer).toContain("Gemeinde Musterdorf");
+	});
+
+	it("does not answer a question naming only its topic with any capitalized word of a sentence silent on it", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "VARE - Invitasjon til markedsdialog - Diverse forbruksvarer",
+				description: "Se vedlagte invitasjon for nærmere informasjon.",
+			},
+		});
+		expect(answerExtractive(g, "Where will the goods be delivered?").answer.startsWith(NOT_STATED)).toBe(true);
+	});
+
+	it("says a lease's term is not stated rather than giving the tender deadline", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Arrendamiento de bienes informáticos",
+				description: "Arrendamiento de 200 computadoras de escritorio.",
+				deadline: "2030-11-06T06:00:00Z",
+			},
+		});
+		expect(answerExtractive(g, "¿Cuál es el plazo del arrendamiento?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g, "¿Cuál es el plazo de presentación de ofertas?").answer).toContain("2030-11-06");
+	});
+
+	it("does not answer an amount question with a figure of something the question does not count", () => {
+		const g = buildGrounding({
+			notice: {
+				title: "Toitlustamisteenuse osutaja leidmine linna lasteaedadele",
+				description: [
+					"Toitlustamisteenuse osutajate leidmine linna lasteaedadele Hellik ja Lotte.",
+					"Toitlustaja valmistab toidu Lasteaed Hellik köögiruumides aadressil Aardla 138, Lasteaed Hellik lastele kolm korda päevas.",
+					"Täpsemalt on tingimused sätestatud lepingu projektides.",
+				].join("\n"),
+			},
+		});
+		expect(answerExtractive(g, "Kui palju lapsi lasteaedades toitlustatakse?").answer.startsWith(NOT_STATED)).toBe(true);
+	});
+
+	it("does not take one item's duration for the whole framework's", () => {
+		const notice = {
+			title: "Møtemat",
+			description: "Universitetet skal inngå nye rammeavtaler for levering av møtemat fra januar 2024.",
+			details: {
+				items: [
+					{ description: "Kaker og bakverk. Delkontrakten omfatter levering av kaker og bakverk." },
+					{ description: "Møtemat til konferanser. Delkontrakten omfatter levering av møtemat til arrangement med varighet over 3 timer." },
+				],
+			},
+		};
+		expect(answerExtractive(buildGrounding({ notice }), "Hva er rammeavtalens varighet?").answer.startsWith(NOT_STATED)).toBe(true);
+		const stated = { ...notice, description: `${notice.description}\nRammeavtalen har en varighet på 2 år.` };
+		expect(answerExtractive(buildGrounding({ notice: stated }), "Hva er rammeavtalens varighet?").answer).toContain("2 år");
+	});
 });
