@@ -181,6 +181,18 @@ export function labelWordWeight(word: string, lang: Language = "en"): number {
 	return Math.max(0, ...labelStemsOf(word, lang).map((s) => idf.get(s) ?? 0));
 }
 
+/** The CPV divisions (two digits) of the goods labels in `lang` that hold a stem (or the label stem its compound ends with). */
+export function goodsDivisionsOfStem(stem: string, lang: Language = "en"): Set<string> {
+	const idx = indexFor(lang);
+	const out = new Set<string>();
+	for (const s of expand(stem, idx))
+		for (const i of idx.postings.get(s) ?? []) {
+			const e = idx.entries[i];
+			if (e && !e.service) out.add(e.code.slice(0, 2));
+		}
+	return out;
+}
+
 // The English words that, leading a title, make it a service contract whatever goods it names ("Rental of generators").
 const SERVICE_LEAD_EN = /\b(?:rental|hire|hiring|leasing|lease|maintenance|repair|calibration|inspection|cleaning|disposal|training)\b/i;
 const SERVICE_LEAD_MIN_LABELS = 3;

@@ -189,6 +189,21 @@ describe("what the words settle", () => {
 		expect(uncoded.some((x) => x.code.startsWith("3319"))).toBe(true);
 	});
 
+	it("lets a qualifier specific to one division say which of an ambiguous head's kinds a product is", () => {
+		const read = (name: string) => productConcepts(product({ name, description: "", commodityCodes: [] }), [], false);
+		const generator = read("High-frequency electrosurgical generator");
+		const medical = generator.find((x) => x.code.startsWith("33161"));
+		const power = generator.find((x) => x.code.startsWith("3112"));
+		expect(medical).toBeDefined();
+		expect(power?.confidence ?? 0).toBeLessThan(medical?.confidence ?? 0);
+		// Without the qualifier the head reads as power generators, surely.
+		expect(read("Diesel backup generator").find((x) => x.code.startsWith("3112"))?.confidence).toBeGreaterThan(0.5);
+		// A head of one division ("microphones") keeps its reading whatever its qualifier ("ceiling") is found in.
+		const mic = read("Array ceiling microphone");
+		expect(mic.some((x) => x.code.startsWith("3152"))).toBe(false);
+		expect(mic.find((x) => x.code.startsWith("32341"))?.confidence).toBeGreaterThan(0.5);
+	});
+
 	it("weighs a notice's further codes a little below its main one", () => {
 		const n = notice({ title: "", description: "", items: [] });
 		const cs = noticeConcepts(n, [parseCode("30213200", "CPV")!, parseCode("30237000", "CPV")!], "en");
