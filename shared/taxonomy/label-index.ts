@@ -251,7 +251,8 @@ export function kindOfHeadNoun(stem: string): { code: string; labels: number } |
 		for (const e of cpvEntries()) {
 			const d = Number(e.code.slice(0, 2));
 			if (!(d < 45 || d === 48) || !e.labels.en) continue;
-			const head = termsOf(labelCore(e.labels.en), "en")
+			// The head of "Tyres for buses" is tyres: what a label's goods are for is not what they are.
+			const head = termsOf(labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "", "en")
 				.filter((t) => !/\d/.test(t))
 				.at(-1);
 			if (head) m.set(head, [...(m.get(head) ?? []), e.code]);

@@ -136,8 +136,10 @@ describe("what the words settle", () => {
 	it("reads a bare head noun as the class its labels share, not a broad group", () => {
 		expect(kindOfHeadNoun("comput")?.code).toBe("30210000");
 		expect(kindOfHeadNoun("microscop")?.code.slice(0, 4)).toBe("3851");
-		// Buses end labels across motor vehicles: no class holds most of them, and motor vehicles is not "buses".
-		expect(kindOfHeadNoun("buse")).toBeNull();
+		// "Tyres for buses" are tyres, not a kind of bus: most labels ending in "buses" are then in the buses' category.
+		expect(kindOfHeadNoun("buse")?.code).toBe("34121000");
+		// Tyres end labels in several classes.
+		expect(kindOfHeadNoun("tyre")).toBeNull();
 		const titled = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en");
 		expect(titled("NMSO - COMPUTERS (E60EJ-11000C/G)").map((x) => x.code)).toContain("30210000");
 		// A title that names a label keeps that label's reading alone.
