@@ -95,6 +95,8 @@ function indexFor(lang: Language): LabelIndex {
  */
 function expand(stem: string, idx: LabelIndex): string[] {
 	const out = idx.postings.has(stem) ? [stem] : [];
+	// English Snowball keeps an "e" in the plural of a word ending in "s" that its singular lacks ("buses" -> "buse", "bus" -> "bus").
+	if (stem.endsWith("s") && idx.postings.has(`${stem}e`)) out.push(`${stem}e`);
 	for (let i = 1; stem.length - i >= COMPOUND_TAIL_MIN; i++) {
 		const tail = stem.slice(i);
 		if (idx.compoundTails.has(tail)) {
@@ -259,7 +261,7 @@ export function kindOfHeadNoun(stem: string): { code: string; labels: number } |
 		}
 		headKinds = m;
 	}
-	const codes = headKinds.get(stem) ?? [];
+	const codes = headKinds.get(stem) ?? (stem.endsWith("s") ? headKinds.get(`${stem}e`) : undefined) ?? [];
 	if (codes.length < HEAD_KIND_MIN_LABELS) return null;
 	for (let l = 5; l >= 4; l--) {
 		const counts = new Map<string, number>();

@@ -138,6 +138,9 @@ describe("what the words settle", () => {
 		expect(kindOfHeadNoun("microscop")?.code.slice(0, 4)).toBe("3851");
 		// "Tyres for buses" are tyres, not a kind of bus: most labels ending in "buses" are then in the buses' category.
 		expect(kindOfHeadNoun("buse")?.code).toBe("34121000");
+		// English Snowball stems "buses" as "buse" and "bus" as "bus": the singular finds the plural's labels.
+		expect(kindOfHeadNoun("bus")?.code).toBe("34121000");
+		expect(cpvCodesForText("industrial gas", "en")[0]?.code).toBe("24110000");
 		// Tyres end labels in several classes.
 		expect(kindOfHeadNoun("tyre")).toBeNull();
 		const titled = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en");
