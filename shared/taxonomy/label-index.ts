@@ -95,6 +95,8 @@ function indexFor(lang: Language): LabelIndex {
  */
 function expand(stem: string, idx: LabelIndex): string[] {
 	const out = idx.postings.has(stem) ? [stem] : [];
+	// English Snowball keeps an "e" in the plural of a word ending in "s" that its singular lacks ("buses" -> "buse", "bus" -> "bus").
+	if (stem.endsWith("s") && idx.postings.has(`${stem}e`)) out.push(`${stem}e`);
 	for (let i = 1; stem.length - i >= COMPOUND_TAIL_MIN; i++) {
 		const tail = stem.slice(i);
 		if (idx.compoundTails.has(tail)) {
@@ -181,6 +183,18 @@ export function labelWordWeight(word: string, lang: Language = "en"): number {
 	return Math.max(0, ...labelStemsOf(word, lang).map((s) => idf.get(s) ?? 0));
 }
 
+/** The CPV divisions (two digits) of the goods labels in `lang` that hold a stem (or the label stem its compound ends with). */
+export function goodsDivisionsOfStem(stem: string, lang: Language = "en"): Set<string> {
+	const idx = indexFor(lang);
+	const out = new Set<string>();
+	for (const s of expand(stem, idx))
+		for (const i of idx.postings.get(s) ?? []) {
+			const e = idx.entries[i];
+			if (e && !e.service) out.add(e.code.slice(0, 2));
+		}
+	return out;
+}
+
 // The English words that, leading a title, make it a service contract whatever goods it names ("Rental of generators").
 const SERVICE_LEAD_EN = /\b(?:rental|hire|hiring|leasing|lease|maintenance|repair|calibration|inspection|cleaning|disposal|training)\b/i;
 const SERVICE_LEAD_MIN_LABELS = 3;
@@ -239,14 +253,15 @@ export function kindOfHeadNoun(stem: string): { code: string; labels: number } |
 		for (const e of cpvEntries()) {
 			const d = Number(e.code.slice(0, 2));
 			if (!(d < 45 || d === 48) || !e.labels.en) continue;
-			const head = termsOf(labelCore(e.labels.en), "en")
+			// The head of "Tyres for buses" is tyres: what a label's goods are for is not what they are.
+			const head = termsOf(labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "", "en")
 				.filter((t) => !/\d/.test(t))
 				.at(-1);
 			if (head) m.set(head, [...(m.get(head) ?? []), e.code]);
 		}
 		headKinds = m;
 	}
-	const codes = headKinds.get(stem) ?? [];
+	const codes = headKinds.get(stem) ?? (stem.endsWith("s") ? headKinds.get(`${stem}e`) : undefined) ?? [];
 	if (codes.length < HEAD_KIND_MIN_LABELS) return null;
 	for (let l = 5; l >= 4; l--) {
 		const counts = new Map<string, number>();

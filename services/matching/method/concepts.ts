@@ -5,7 +5,13 @@
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
 import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
-import { cpvCodesForText, kindOfHeadNoun, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
+import {
+	cpvCodesForStems,
+	cpvCodesForText,
+	goodsDivisionsOfStem,
+	kindOfHeadNoun,
+	labelWordWeight,
+} from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
 
@@ -135,9 +141,9 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	for (const c of codes) out.push(...fromCode(c));
 	// A label must name what the product is: the head (last content word) of its name's first clause, or of its description's.
 	const name = p.name.split(/,|;|\(|\bwith\b|\bfor\b/i)[0] ?? p.name;
-	out.push(...fromText(name, ["en"], "name", 0.9, 2, headOf(name)));
+	out.push(...byQualifier(name, fromText(name, ["en"], "name", 0.9, 2, headOf(name)), "name", 0.9));
 	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
-	if (desc) out.push(...fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)));
+	if (desc) out.push(...byQualifier(desc, fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)), "description", 0.6));
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
 	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
 	return refineByText(
@@ -151,15 +157,55 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	);
 }
 
+/** A head word's reading in another division than its qualifier's says little ("electrosurgical generator" is no power generator). */
+const QUALIFIER_ELSEWHERE_SHARE = 0.5;
+
+/**
+ * The word before a phrase's head says which of the head's kinds is meant when only it is specific:
+ * a qualifier whose goods labels all lie in one CPV division ("electrosurgical": medical) reads the
+ * product into that division, and a reading of the head word alone in another division
+ * ("generators", electrical machinery) becomes a weak guess. A qualifier found in labels of several
+ * divisions ("refrigerated", "safety") says nothing of the kind and leaves the head's readings be;
+ * so does one that only ever names a kind by itself.
+ */
+function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource, confidence: number): Concept[] {
+	const words = labelTermsOf(phrase);
+	const head = words.at(-1);
+	const qualifier = words.at(-2);
+	if (head === undefined || qualifier === undefined) return concepts;
+	const divisions = goodsDivisionsOfStem(qualifier);
+	const division = divisions.size === 1 ? [...divisions][0] : undefined;
+	// A head whose labels all lie in one division ("microphones") is not ambiguous, whatever its qualifier ("ceiling") says.
+	if (division === undefined || goodsDivisionsOfStem(head).size < 2 || concepts.some((c) => c.code.startsWith(division))) return concepts;
+	const own = cpvCodesForStems([qualifier], "en", { limit: 2, mustHold: qualifier })
+		// A qualifier that is a kind by itself ("signage display", "copper pipe") says what the head shows or is made of, not which of its kinds it is.
+		.filter((h) => h.code.startsWith(division) && h.coverage < 1)
+		.map(
+			(h): Concept => ({
+				code: h.code,
+				depth: cpvDepth(h.code),
+				source,
+				confidence: confidence * Math.min(1, h.coverage) * LONE_WORD_SHARE,
+				from: `"${h.matched.join(" ")}" (the qualifier of "${head}")`,
+			}),
+		);
+	if (own.length === 0) return concepts;
+	const lone = (c: Concept) => !c.from.includes(" ");
+	return [...concepts.map((c) => (lone(c) ? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE } : c)), ...own];
+}
+
 /**
  * The last content word of an English phrase that names a kind of goods: a word, not a figure or a
  * model code, that the CPV's labels use and not in most of them ("system", "unit" and "set" end
  * many names and say nothing; "shelving system" is shelving).
  */
 function headOf(phrase: string): string | undefined {
-	return termsOf(phrase, "en")
-		.filter((t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t) >= HEAD_MIN_WEIGHT)
-		.at(-1);
+	return labelTermsOf(phrase).at(-1);
+}
+
+/** The words of an English phrase that can name a kind of goods, in order. */
+function labelTermsOf(phrase: string): string[] {
+	return termsOf(phrase, "en").filter((t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t) >= HEAD_MIN_WEIGHT);
 }
 
 const HEAD_MIN_WEIGHT = 4;

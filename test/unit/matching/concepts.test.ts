@@ -136,8 +136,13 @@ describe("what the words settle", () => {
 	it("reads a bare head noun as the class its labels share, not a broad group", () => {
 		expect(kindOfHeadNoun("comput")?.code).toBe("30210000");
 		expect(kindOfHeadNoun("microscop")?.code.slice(0, 4)).toBe("3851");
-		// Buses end labels across motor vehicles: no class holds most of them, and motor vehicles is not "buses".
-		expect(kindOfHeadNoun("buse")).toBeNull();
+		// "Tyres for buses" are tyres, not a kind of bus: most labels ending in "buses" are then in the buses' category.
+		expect(kindOfHeadNoun("buse")?.code).toBe("34121000");
+		// English Snowball stems "buses" as "buse" and "bus" as "bus": the singular finds the plural's labels.
+		expect(kindOfHeadNoun("bus")?.code).toBe("34121000");
+		expect(cpvCodesForText("industrial gas", "en")[0]?.code).toBe("24110000");
+		// Tyres end labels in several classes.
+		expect(kindOfHeadNoun("tyre")).toBeNull();
 		const titled = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en");
 		expect(titled("NMSO - COMPUTERS (E60EJ-11000C/G)").map((x) => x.code)).toContain("30210000");
 		// A title that names a label keeps that label's reading alone.
@@ -187,6 +192,21 @@ describe("what the words settle", () => {
 			false,
 		);
 		expect(uncoded.some((x) => x.code.startsWith("3319"))).toBe(true);
+	});
+
+	it("lets a qualifier specific to one division say which of an ambiguous head's kinds a product is", () => {
+		const read = (name: string) => productConcepts(product({ name, description: "", commodityCodes: [] }), [], false);
+		const generator = read("High-frequency electrosurgical generator");
+		const medical = generator.find((x) => x.code.startsWith("33161"));
+		const power = generator.find((x) => x.code.startsWith("3112"));
+		expect(medical).toBeDefined();
+		expect(power?.confidence ?? 0).toBeLessThan(medical?.confidence ?? 0);
+		// Without the qualifier the head reads as power generators, surely.
+		expect(read("Diesel backup generator").find((x) => x.code.startsWith("3112"))?.confidence).toBeGreaterThan(0.5);
+		// A head of one division ("microphones") keeps its reading whatever its qualifier ("ceiling") is found in.
+		const mic = read("Array ceiling microphone");
+		expect(mic.some((x) => x.code.startsWith("3152"))).toBe(false);
+		expect(mic.find((x) => x.code.startsWith("32341"))?.confidence).toBeGreaterThan(0.5);
 	});
 
 	it("weighs a notice's further codes a little below its main one", () => {
