@@ -1,6 +1,7 @@
 import { ASK_HISTORY_TURNS_USED, type AskTurn } from "../../shared/contract/opportunities.ts";
 import { cpvLabel } from "../../shared/taxonomy/index.ts";
-import { detectLanguage, sentencesOf, type TextLanguage } from "../../shared/text/index.ts";
+import { sentencesOf, type TextLanguage } from "../../shared/text/index.ts";
+import { noticeLanguage } from "./language.ts";
 import type { Field } from "./concepts.ts";
 
 // The grounding of one question: the normalized notice's structured fields as named facts
@@ -78,7 +79,7 @@ export interface Fact {
 }
 
 export interface Grounding {
-	/** The notice's language (declared by nobody: detected from its title and text). */
+	/** The notice's language: the one it declares unless its text clearly says otherwise, else detected (language.ts). */
 	lang: TextLanguage;
 	/** Structured fields, one fact per value. */
 	facts: Fact[];
@@ -287,6 +288,8 @@ function codeLine(c: { scheme: string; code: string; label?: string; as_publishe
 }
 
 const KNOWN_DETAIL_KEYS = new Set([
+	// The language the notice is written in, not the one tenders must be: read as the notice's language, never quoted.
+	"language",
 	"items",
 	"contacts",
 	"documents",
@@ -641,7 +644,7 @@ export function buildGrounding({ notice, opportunity, profile, product }: Ground
 		.map((i) => (isRecord(i) ? str(i.description) : null))
 		.filter(Boolean)
 		.join("\n");
-	const lang = detectLanguage(`${n.title}\n${n.description ?? ""}\n${itemText}`.slice(0, 2000));
+	const lang = noticeLanguage(`${n.title}\n${n.description ?? ""}\n${itemText}`, n.details?.language);
 	const b = new Builder(lang);
 	const facts = factsOf(n, lang);
 	b.add("title", str(n.title));

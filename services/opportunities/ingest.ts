@@ -46,6 +46,8 @@ export function storedFields(n: StoredNotice, now: Date) {
 			enquiry_deadline: n.enquiry_deadline ?? null,
 			enquiry_deadline_local: n.enquiry_deadline_local ?? null,
 			submission: n.submission ?? null,
+			// The language the notice declares (ask reads its text in it); null when it declares none.
+			language: n.language ?? null,
 			minimum_value: n.minimum_value ?? null,
 			// What the source says its latest version changed (an OCDS amendment's rationale): notice text for ask.
 			source_note: n.version.note,

@@ -55,6 +55,8 @@ describe("ingest", () => {
 		expect(n.deadline.toISOString()).toBe("2020-06-12T11:00:00.000Z");
 		expect(n.details.versions.map((v: any) => v.action)).toEqual(["created", "updated"]);
 		expect(n.details.versions[1].fields).toEqual(["deadline"]);
+		// The language the notice declares (cbc:NoticeLanguageCode ENG) is kept for ask to read its text in.
+		expect(n.details.language).toBe("en");
 	});
 
 	it("ingests the OCDS sample and the dev set with amendments and cancellations, then changes nothing on a re-run", async () => {

@@ -18,7 +18,7 @@ import type {
 } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { EFORMS_FRAMEWORK_CODES, EFORMS_NOTICE_TYPES, EFORMS_PROCEDURES, kindOfCode, procedureOf } from "./procedure.ts";
-import { cleanEmail, cleanLine, cleanText, safeUrl, truncate } from "./text.ts";
+import { cleanEmail, cleanLine, cleanText, languageField, safeUrl, truncate } from "./text.ts";
 import type { XmlElement } from "./xml.ts";
 import { all, first, parseXml, textAt } from "./xml.ts";
 
@@ -337,6 +337,10 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		title,
 		issuing_body: buyer?.name ?? "",
 		description: cleanText(description, LIMITS.description) ?? "",
+		// The text kept is the English one when the notice comes with it (preferEnglish): that is then its language.
+		...languageField(
+			all(procedure, "cbc:Name").some((e) => e.attrs.languageID === "ENG" && e.text) ? "en" : textAt(root, "cbc:NoticeLanguageCode"),
+		),
 		description_url: null,
 		notice_type: cleanLine(textAt(root, "cbc:NoticeTypeCode"), 100) ?? root.local,
 		procurement_category: procurementCategory(

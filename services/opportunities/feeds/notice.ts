@@ -243,6 +243,11 @@ export const NormalizedNotice = z.object({
 	issuing_body: Line(LIMITS.title),
 	/** Clean text: no markup, entities decoded, whitespace collapsed, paragraphs separated by "\n". */
 	description: z.string().max(LIMITS.description),
+	/** The language the notice says its text is in (ISO 639-1: OCDS `language`, TED LG_ORIG, eForms NoticeLanguageCode); absent when it says none. */
+	language: z
+		.string()
+		.regex(/^[a-z]{2}$/)
+		.optional(),
 	/** Where the full description lives when the feed only links to it (SAM.gov). */
 	description_url: HttpUrl.nullable(),
 	notice_type: Line(100).nullable(),

@@ -19,7 +19,7 @@ import type {
 import { LIMITS } from "./notice.ts";
 import { kindOfProcedureName } from "../../../shared/procedure-names.ts";
 import { kindOfCode, OCDS_METHODS, procedureOf } from "./procedure.ts";
-import { cleanEmail, cleanText, safeUrl } from "./text.ts";
+import { cleanEmail, cleanText, languageField, safeUrl } from "./text.ts";
 
 // OCDS 1.1: release packages ({releases}), record packages ({records}, each with embedded
 // `releases` and/or a `compiledRelease`), a bare release, or an array of releases.
@@ -362,6 +362,7 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 			line(procuringRef?.name ?? procuring?.name, LIMITS.title) ??
 			"",
 		description: cleanText(tender.description, LIMITS.description, { html: true }) ?? "",
+		...languageField(state.language),
 		description_url: null,
 		notice_type: stageOf(tags, state),
 		procurement_category: categoryOfTender(tender),

@@ -130,6 +130,8 @@ function draftOf(r: Record<string, unknown>): NoticeDraft | string {
 		title,
 		issuing_body: issuingBody(r),
 		description: descriptionUrl ? "" : (cleanText(r.description, LIMITS.description, { html: true }) ?? ""),
+		// SAM.gov publishes in English only and declares no language.
+		language: "en",
 		description_url: descriptionUrl,
 		notice_type: type,
 		procurement_category: categoryOfPsc(psc),

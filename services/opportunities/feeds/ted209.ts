@@ -19,7 +19,7 @@ import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
 import type { AwardCriteria, Category, NoticeItem, NoticeLot, NoticeStatus, ParseResult, Procedure, Submission } from "./notice.ts";
 import { LIMITS } from "./notice.ts";
 import { kindOfCode, procedureOf, TED_DOCUMENT_TYPES, TED_PROCEDURES } from "./procedure.ts";
-import { cleanEmail, cleanLine, cleanText, safeUrl } from "./text.ts";
+import { cleanEmail, cleanLine, cleanText, languageField, safeUrl } from "./text.ts";
 import type { XmlElement } from "./xml.ts";
 import { all, first, textAt } from "./xml.ts";
 
@@ -211,6 +211,7 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		title,
 		issuing_body: cleanLine(textAt(body, "ted:OFFICIALNAME"), LIMITS.title) ?? "",
 		description: cleanText(paragraphs(first(objectContract, "ted:SHORT_DESCR")), LIMITS.description) ?? "",
+		...languageField(language),
 		description_url: null,
 		notice_type: formCode,
 		procurement_category: procurementCategory(

@@ -279,3 +279,25 @@ export function tokens(value: string): string[] {
 		.split(/[^a-z0-9]+/)
 		.filter((t) => t !== "");
 }
+
+const languageNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+
+/**
+ * A language a feed declares ("en-GB", "ES", "nob", eForms' "SPA") as the ISO 639-1 code OCDS `language` uses,
+ * through the runtime's CLDR aliases rather than a table of our own; undefined for a tag that names no ISO 639-1 language.
+ */
+export function isoLanguage(tag: unknown): string | undefined {
+	if (typeof tag !== "string" || !tag.trim() || tag.length > 35) return undefined;
+	try {
+		const code = new Intl.Locale(Intl.getCanonicalLocales(tag.trim())[0]!).language;
+		return /^[a-z]{2}$/.test(code) && languageNames.of(code) !== undefined ? code : undefined;
+	} catch {
+		return undefined; // not a language tag at all
+	}
+}
+
+/** The notice's `language` field from a declared tag: absent when the tag names no language, like every optional field. */
+export function languageField(tag: unknown): { language?: string } {
+	const language = isoLanguage(tag);
+	return language ? { language } : {};
+}

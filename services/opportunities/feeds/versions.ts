@@ -86,7 +86,8 @@ function canonical(value: unknown): string {
 }
 
 export function contentHash(notice: NormalizedNotice): string {
-	const { version: _version, published_at: _published, ...content } = notice;
+	// The declared language says nothing new about the solicitation, and notices stored before it was kept are not new versions for it.
+	const { version: _version, published_at: _published, language: _language, ...content } = notice;
 	return createHash("sha256").update(canonical(content)).digest("hex");
 }
 

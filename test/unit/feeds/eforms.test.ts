@@ -143,6 +143,17 @@ describe("eForms: the real change notice", () => {
 describe("eForms: lots, languages and links", () => {
 	const n = only(readText(EFORMS_TWO_LOTS));
 
+	it("declares the language of the text it keeps: the notice's own, or English when it keeps the English text", () => {
+		const xml = readText(EFORMS_TWO_LOTS);
+		expect(n.language).toBe("en");
+		const irish = xml.replace("<cbc:NoticeLanguageCode>ENG<", "<cbc:NoticeLanguageCode>GLE<");
+		expect(only(irish).language).toBe("en");
+		const irishOnly = only(irish.replace('<cbc:Name languageID="ENG">Campus Network Switches and Wireless Access Points</cbc:Name>', ""));
+		expect(irishOnly.title).toBe("Lasca agus pointí rochtana gan sreang");
+		expect(irishOnly.language).toBe("ga");
+		expect(only(xml.replace("<cbc:NoticeLanguageCode>ENG</cbc:NoticeLanguageCode>", ""))).toMatchObject({ language: "en" });
+	});
+
 	it("flattens lots into items and collects every CPV code", () => {
 		expect(n.items).toEqual([
 			{

@@ -278,6 +278,20 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(linked?.submission).toEqual({ methods: [], url: "https://tenders.example.gov/lodge", text: null });
 	});
 
+	it("keeps the language the release declares as ISO 639-1, and leaves it out when it declares none or no language", () => {
+		const [original] = releasesOf("ocds-evaldev-005") as [Json];
+		const languageOf = (language: unknown) => parseOcds({ ...original, language }).notices[0]?.language;
+		expect(languageOf("en-GB")).toBe("en");
+		expect(languageOf("nb")).toBe("nb");
+		expect(languageOf("ES")).toBe("es");
+		expect(languageOf("spa")).toBe("es");
+		expect(languageOf("md")).toBeUndefined();
+		expect(languageOf("not a language")).toBeUndefined();
+		expect(languageOf(42)).toBeUndefined();
+		const { language: _none, ...undeclared } = original;
+		expect(parseOcds(undeclared).notices[0]).not.toHaveProperty("language");
+	});
+
 	it("reads the minimum value beside the estimate, and leaves it out when the release states none", () => {
 		const [original] = releasesOf("ocds-evaldev-005") as [Json];
 		expect(parseOcds(original).notices[0]).not.toHaveProperty("minimum_value");

@@ -18,6 +18,7 @@ describe("TED R2.0.9: a contract notice", () => {
 
 	it("reads the original-language form, not the translation listed first", () => {
 		expect(n).toMatchObject({
+			language: "fi",
 			source: "ted",
 			source_id: "123456-2021",
 			rfp_id: "EY-2021-17",

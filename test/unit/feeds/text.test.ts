@@ -4,6 +4,7 @@ import {
 	cleanLine,
 	cleanText,
 	decodeEntities,
+	isoLanguage,
 	safeUrl,
 	stripHtml,
 	truncate,
@@ -106,5 +107,25 @@ describe("linear time on hostile input", () => {
 
 	it("stripHtml handles a hundred thousand small tags", () => {
 		expect(stripHtml("<b>x</b>".repeat(100_000)).length).toBe(100_000);
+	});
+});
+
+describe("isoLanguage", () => {
+	it("reads the tags feeds declare (BCP 47, TED's two letters, eForms' ISO 639-2/B) as ISO 639-1", () => {
+		expect(["en-GB", "EN", "ENG", "spa", "fre", "ger", "nob", "CAT", " pl "].map(isoLanguage)).toEqual([
+			"en",
+			"en",
+			"en",
+			"es",
+			"fr",
+			"de",
+			"nb",
+			"ca",
+			"pl",
+		]);
+	});
+
+	it("names no language for codes that are none or not ISO 639-1", () => {
+		for (const tag of ["md", "xx", "mul", "", "   ", "en_GB_x_y_z!", "a".repeat(40), null, 7]) expect(isoLanguage(tag)).toBeUndefined();
 	});
 });

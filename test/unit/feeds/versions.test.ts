@@ -21,6 +21,11 @@ function next(from: NormalizedNotice, changes: Partial<NormalizedNotice> = {}): 
 }
 
 describe("mergeVersion", () => {
+	it("does not count a declared language as a change: notices stored before it was kept stay the same version", () => {
+		expect(contentHash({ ...base, language: "en" })).toBe(contentHash(base));
+		expect(mergeVersion(mergeVersion(null, base).notice, { ...base, language: "en" }).action).toBe("unchanged");
+	});
+
 	it("creates a notice with its first history entry and a content hash", () => {
 		const r = mergeVersion(null, base);
 		expect(r.action).toBe("created");
