@@ -5,7 +5,6 @@
 // ("and what about that?") borrows the latest earlier question's topic at half weight.
 import { detectLanguage, isStopword, TEXT_LANGUAGES, wordsOf, type TextLanguage } from "../../shared/text/index.ts";
 import { bridge, isGeneralWord } from "./bridge.ts";
-import { otherInflections } from "./inflection.ts";
 import { CONCEPT_BY_NAME, type ConceptHit, conceptsIn, conceptTerm, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
 
 export interface SubjectTerm {
@@ -272,9 +271,7 @@ export function analyzeQuestion(
 	// simply be untranslated: it counts where found, and its absence proves nothing.
 	const present = presentIn(vocabulary, noticeLang);
 	const subject = weighted.map((s) => {
-		// In the notice's own language a word may be written there in other inflections too ("mastii" beside "Masca": inflection.ts).
-		const inflected = s.literal || lang !== noticeLang ? [] : otherInflections(s.term, lang, vocabulary);
-		const bridged = s.literal || lang === noticeLang ? inflected : bridge(s.term, lang, noticeLang, present).filter((t) => t !== s.term);
+		const bridged = s.literal || lang === noticeLang ? [] : bridge(s.term, lang, noticeLang, present).filter((t) => t !== s.term);
 		const alts = s.concept ? [...bridged, conceptTerm(s.concept)] : bridged;
 		// A general word carried over ("equipment" as "utstyr") counts where found; its absence proves as little.
 		const untranslated = lang !== noticeLang && !s.literal && !vocabulary.has(s.term) && (!bridged.length || isGeneralWord(s.term, lang));
