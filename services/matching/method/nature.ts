@@ -62,6 +62,25 @@ export function titleReadsAsService(
 	return best !== undefined && codeNature({ scheme: "CPV", code: best }) === "services";
 }
 
+/**
+ * Words that, opening a title, say the contract is a supply of the goods it goes on to name, in the
+ * languages of the feeds ("Supply of ...", "Lieferung, Montage und Inbetriebnahme von ...",
+ * "Fourniture de ...", "Suministro de ..."). The CPV labels hold the act of supplying only in some
+ * languages ("fourniture", "suministro"; German, Dutch and Polish labels never say "Lieferung",
+ * "levering", "dostawa"), so the words are listed here.
+ */
+const SUPPLY_LEAD = new RegExp(
+	String.raw`^[^\p{L}]*(?:supply|supplying|delivery|purchase|procurement|acquisition|provision|` +
+		String.raw`lieferung|beschaffung|anschaffung|kauf|fourniture|livraison|achat|suministro|adquisici[oó]n|compra|` +
+		String.raw`levering|leverans|aankoop|anskaffelse|anskaffning|indk[oø]b|inköp|innkj[oø]p|fornitura|acquisto|dostawa|zakup)(?![\p{L}])`,
+	"iu",
+);
+
+/** Whether a title opens by saying it buys a supply of goods, whatever its code says (a works code on a supply and installation). */
+export function titleOpensWithSupply(title: string): boolean {
+	return SUPPLY_LEAD.test(title);
+}
+
 const SERVICE_LEAD =
 	/^[^a-z]*(?:[a-z]+\s+-\s+)?(?:rental|hire|lease|leasing|maintenance|repairs?|servic\w*|calibration|inspection|preventa?t?ive maintenance|cleaning|disposal|training)\b/;
 
@@ -79,6 +98,11 @@ export function assessNature(notice: NoticeView): NatureAssessment {
 	if (items.length === 0) {
 		nature = titleNature ?? (goodsTitle ? "goods" : "unknown");
 		evidence = titleNature ? `title reads as ${titleNature}` : "no item lines";
+	} else if (works > 0 && works > goods && titleOpensWithSupply(notice.title)) {
+		// "Lieferung, Montage und Inbetriebnahme von digitalen Unterrichtstafeln" under a works code: the goods named are bought.
+		nature = "mixed";
+		evidence = `the title opens with a supply ("${notice.title.slice(0, 60)}") under construction codes`;
+		for (let i = 0; i < items.length; i++) if (items[i] === "construction") items[i] = "goods";
 	} else if (works > 0 && works > goods) {
 		nature = "construction";
 		evidence = `${works} of ${items.length} item lines are construction work`;

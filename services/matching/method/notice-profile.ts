@@ -3,7 +3,7 @@ import { type Concept, labelLanguages, noticeConcepts, noticeLanguage } from "./
 import type { TextLanguage } from "../../../shared/text/index.ts";
 import { compactRuns } from "./model-number.ts";
 import { RunSet } from "./run-set.ts";
-import { type NatureAssessment, assessNature, type ItemNature, titleReadsAsService } from "./nature.ts";
+import { type NatureAssessment, assessNature, type ItemNature, titleOpensWithSupply, titleReadsAsService } from "./nature.ts";
 import { type NoticeFlags, readFlags } from "./notice-flags.ts";
 import { type Quantity, extractQuantities } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, analyze, isContent, isNumeric, sentences, tokenize } from "./text.ts";
@@ -69,7 +69,9 @@ export const segmentRuns = (seg: Pick<Segment, "text">): Set<string> => compactR
 
 export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	const nature = assessNature(view);
-	if (view.procurementNature && view.procurementNature !== "unknown") nature.nature = view.procurementNature;
+	// A feed's "works" does not undo a title that opens with a supply of goods (a supply and installation filed as works).
+	const supplyUnderWorks = view.procurementNature === "construction" && titleOpensWithSupply(view.title);
+	if (view.procurementNature && view.procurementNature !== "unknown" && !supplyUnderWorks) nature.nature = view.procurementNature;
 	const segments: Segment[] = [segment("title", view.title, null, null, false)];
 	view.items.forEach((item, i) => {
 		const countable = (item.quantity ?? 0) > 0 && COUNT_UNITS.test((item.unit ?? "").trim());
