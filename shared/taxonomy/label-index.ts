@@ -235,19 +235,8 @@ export function opensWithServiceLead(text: string, lang: Language): boolean {
 	return first !== undefined && serviceLeadStems(lang).has(first);
 }
 
-/** Least English labels a head noun must end for the kind they share to be read from it alone. */
-const HEAD_KIND_MIN_LABELS = 3;
-/** Share of those labels the shared kind must hold ("computers" ends labels under 302 and one vehicle computer). */
-const HEAD_KIND_SHARE = 0.8;
-let headKinds: Map<string, string[]> | null = null;
-
-/**
- * The kind of goods a bare English head noun names ("COMPUTERS", "Furniture"): the deepest CPV
- * group, class or category (4 or 5 digits: a group of 3 is many kinds, "buses" are not any motor vehicle) that holds most of the goods labels ending in that noun,
- * as a CPV code padded with zeros, with how many labels it stands for. A title that is only the noun
- * matches no single label (each says which computers), yet buys that whole kind.
- */
-export function kindOfHeadNoun(stem: string): { code: string; labels: number } | null {
+/** The goods codes whose English label ends in (is headed by) the stem's noun. */
+function labelHeadCodes(stem: string): string[] {
 	if (!headKinds) {
 		const m = new Map<string, string[]>();
 		for (const e of cpvEntries()) {
@@ -261,7 +250,37 @@ export function kindOfHeadNoun(stem: string): { code: string; labels: number } |
 		}
 		headKinds = m;
 	}
-	const codes = headKinds.get(stem) ?? (stem.endsWith("s") ? headKinds.get(`${stem}e`) : undefined) ?? [];
+	return headKinds.get(stem) ?? (stem.endsWith("s") ? headKinds.get(`${stem}e`) : undefined) ?? [];
+}
+
+/**
+ * Whether an English qualifier stem names goods of their own, apart from a CPV division: it heads a
+ * goods label ("Ventilators") and no goods label of that division holds it. "Ventilator batteries"
+ * are batteries for other goods, not a kind of battery; "metal shelving", "rotary chairs" are.
+ */
+export function namesGoodsOutside(stem: string, division: string): boolean {
+	return labelHeadCodes(stem).length > 0 && !goodsDivisionsOfStem(stem).has(division);
+}
+
+/** The CPV divisions of the goods labels an English stem heads ("batteri" heads labels of division 31). */
+export function headedDivisions(stem: string): Set<string> {
+	return new Set(labelHeadCodes(stem).map((c) => c.slice(0, 2)));
+}
+
+/** Least English labels a head noun must end for the kind they share to be read from it alone. */
+const HEAD_KIND_MIN_LABELS = 3;
+/** Share of those labels the shared kind must hold ("computers" ends labels under 302 and one vehicle computer). */
+const HEAD_KIND_SHARE = 0.8;
+let headKinds: Map<string, string[]> | null = null;
+
+/**
+ * The kind of goods a bare English head noun names ("COMPUTERS", "Furniture"): the deepest CPV
+ * group, class or category (4 or 5 digits: a group of 3 is many kinds, "buses" are not any motor vehicle) that holds most of the goods labels ending in that noun,
+ * as a CPV code padded with zeros, with how many labels it stands for. A title that is only the noun
+ * matches no single label (each says which computers), yet buys that whole kind.
+ */
+export function kindOfHeadNoun(stem: string): { code: string; labels: number } | null {
+	const codes = labelHeadCodes(stem);
 	if (codes.length < HEAD_KIND_MIN_LABELS) return null;
 	for (let l = 5; l >= 4; l--) {
 		const counts = new Map<string, number>();

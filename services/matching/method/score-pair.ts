@@ -1,5 +1,5 @@
 import { bestAgreement } from "./codes.ts";
-import { isLabelWord } from "../../../shared/taxonomy/label-index.ts";
+import { headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
 import { bestConceptAgreement } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
@@ -136,6 +136,20 @@ function otherQualifier(p: ProductProfile, seg: Segment, head: string | null, mo
 	if (q === undefined || q.length < 3 || GENERIC.has(q) || STOPWORDS.has(q) || hasDigit(q) || !descriptive(q)) return null;
 	if (p.textBag.has(q) || q.endsWith(m)) return null;
 	return q;
+}
+
+/**
+ * Where only codes agree, the title's own head noun of the product's kind qualified by other goods
+ * ("VENTILATOR BATTERIES" for gel cells): its last word heads goods labels of the product's division,
+ * the word before it names goods outside that division. Returns that qualifier.
+ */
+function titleForOtherGoods(n: NoticeProfile, division: string): string | null {
+	const title = n.segments[0];
+	if (n.language !== "en" || title?.kind !== "title") return null;
+	const words = title.seq.filter((t) => t.length >= 3 && !hasDigit(t) && !STOPWORDS.has(t) && !GENERIC.has(t));
+	const head = words.at(-1);
+	const q = words.at(-2);
+	return head && q && headedDivisions(head).has(division) && namesGoodsOutside(q, division) ? q : null;
 }
 
 function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
@@ -400,6 +414,11 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		scale("market_research", FACTORS.marketResearch, "a prior information or planning notice: nothing is tendered yet");
 	if (n.flags.refurbishedOnly && !p.refurbished)
 		scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
+	// The head noun for other goods ("VENTILATOR BATTERIES" to a VRLA battery): its code still agrees, the variant does not.
+	const division = (concept?.product.code ?? p.concepts[0]?.code)?.slice(0, 2);
+	const otherGoods = named || !division ? null : best ? best.otherQualifier : concept ? titleForOtherGoods(n, division) : null;
+	if (otherGoods && n.language === "en" && division && namesGoodsOutside(otherGoods, division))
+		scale("other_goods_variant", FACTORS.otherGoodsQualifier, `the notice asks for the kind as it serves other goods ("${otherGoods}")`);
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));
 		if (hit) scale("rejected_kind", FACTORS.excludedKind, `the notice rejects products like this: "${hit.sentence.slice(0, 120)}"`);

@@ -73,6 +73,8 @@ export const FACTORS = {
 	refurbishedOnly: 0.35,
 	/** The notice rejects products like this one ("tabletop mixers ... are not acceptable"). */
 	excludedKind: 0.45,
+	/** The notice names the product's head noun qualified by other goods ("ventilator batteries"): a variant for those goods. */
+	otherGoodsQualifier: 0.55,
 	/** Company level: all-or-none award and the company cannot supply the leading item; a company that cannot bid alone stays out of the digest. */
 	allOrNoneUncovered: 0.5,
 } as const;

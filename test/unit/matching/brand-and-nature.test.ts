@@ -162,6 +162,44 @@ describe("goods versus services and construction", () => {
 		expect(r.score).toBeLessThanOrEqual(DIGEST_MIN_SCORE / 2);
 	});
 
+	it("reads a works-coded notice whose title opens with a supply of goods as buying them", () => {
+		const supply = (title: string) =>
+			notice({
+				title,
+				language: "de",
+				procurementNature: "construction",
+				items: [{ description: title, quantity: 1, unit: "lot", classification: { scheme: "CPV", code: "45317000" } }],
+			});
+		const a = assessNature(supply("Lieferung, Montage und Inbetriebnahme von PoE+ Access Switches"));
+		expect(a.nature).toBe("mixed");
+		expect(a.items).toEqual(["goods"]);
+		const r = scorePair(ours, supply("Lieferung, Montage und Inbetriebnahme von PoE+ Access Switches"));
+		expect(features(r)).not.toContain("construction_not_goods");
+		// Works that merely install them stay construction.
+		expect(assessNature(supply("Elektroinstallation im Neubau der Bibliothek")).nature).toBe("construction");
+		expect(features(scorePair(ours, supply("Elektroinstallation im Neubau der Bibliothek")))).toContain("construction_not_goods");
+	});
+
+	it("lowers the product's kind when the notice asks for it as it serves other goods", () => {
+		const battery = product({
+			name: "Sentinel SBS 190F VRLA battery",
+			model: "SBS190F",
+			oemName: "Sentinel",
+			description: "12 V valve-regulated lead-acid battery for telecom and UPS systems.",
+			commodityCodes: ["26111701"],
+			specs: [],
+		});
+		const titled = (title: string) =>
+			scorePair(battery, notice({ title, description: "", items: [], categories: [{ scheme: "CPV", code: "31440000" }] }));
+		const ventilator = titled("VENTILATOR BATTERIES");
+		expect(features(ventilator)).toContain("other_goods_variant");
+		expect(ventilator.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// A qualifier that is a kind of battery, not other goods, keeps it.
+		const sealed = titled("SEALED BATTERIES");
+		expect(features(sealed)).not.toContain("other_goods_variant");
+		expect(sealed.score).toBeGreaterThan(ventilator.score);
+	});
+
 	it("keeps a goods line of a mixed notice", () => {
 		const r = scorePair(
 			ours,
