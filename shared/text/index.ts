@@ -31,6 +31,32 @@ export function detectLanguage(text: string, declared?: string | null): TextLang
 	return guess ?? "en";
 }
 
+/** Below this many letters detection's scores are too close to overrule a declaration (titles with a reference). */
+const CONTRADICT_MIN_LETTERS = 200;
+/** How much better another toolkit language must score than the declared one to overrule it. */
+const CONTRADICT_MARGIN = 0.15;
+
+/**
+ * The language a text is read in when its declaration may be wrong: the declared one when the
+ * toolkit reads it, unless a text of CONTRADICT_MIN_LETTERS or more scores another toolkit language
+ * CONTRADICT_MARGIN higher (a Norwegian publisher's notice written in English); without a
+ * declaration we read, detectLanguage's guess.
+ */
+export function declaredUnlessContradicted(text: string, declared: unknown): TextLanguage {
+	const sample = text.slice(0, 2000);
+	const stated = typeof declared === "string" ? languageOf(declared) : undefined;
+	if (!stated) return detectLanguage(sample);
+	if (sample.replace(/[^\p{L}]/gu, "").length < CONTRADICT_MIN_LETTERS) return stated;
+	const scores = eld.detect(sample).getScores() as Record<string, number>;
+	let best: TextLanguage = stated;
+	let bestScore = scores[stated] ?? 0;
+	for (const [code, score] of Object.entries(scores)) {
+		const lang = languageOf(code);
+		if (lang && score > bestScore) [best, bestScore] = [lang, score];
+	}
+	return bestScore - (scores[stated] ?? 0) >= CONTRADICT_MARGIN ? best : stated;
+}
+
 const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
 
 /** Lower-cased words and numbers in reading order (letters of any script, digits, inner dots/dashes kept by the segmenter). */
