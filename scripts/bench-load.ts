@@ -142,7 +142,12 @@ function processes(): Array<{ name: string; pid: number }> {
 
 /** CPU ticks of PostgreSQL's processes alive at both samples (its pooled backends live on). */
 function postgresTicks(pids: number[]): Map<number, number> {
-	return new Map(pids.flatMap((pid) => (sample(pid) ? [[pid, sample(pid)!.ticks] as [number, number]] : [])));
+	return new Map(
+		pids.flatMap((pid) => {
+			const s = sample(pid);
+			return s ? [[pid, s.ticks] as [number, number]] : [];
+		}),
+	);
 }
 
 async function phase(title: string, companies: Company[], opts: Partial<autocannon.Options>): Promise<void> {
