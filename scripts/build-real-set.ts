@@ -476,7 +476,9 @@ function buyandsell(file: string, s: Source): Built[] {
 			date: `${text(r.date)}T00:00:00Z`,
 			tag: ["tender"],
 			initiationType: "tender",
-			language: s.languages?.[String(r.ocid)] ?? "en",
+			// As published: the export declares every notice English, also the few written in French (the
+			// hand reading below only places them in the split); the service must see what the feed says.
+			language: "en",
 			buyer: { id: `CA-BUYER-${buyer}`, name: buyer },
 			parties: [{ id: `CA-BUYER-${buyer}`, name: buyer, roles: ["buyer"] }],
 			tender: {
@@ -500,7 +502,8 @@ function buyandsell(file: string, s: Source): Built[] {
 					: {}),
 			},
 		};
-		out.push({ ocid, origin: file, source: "buyandsell", language: String(release.language), releases: [release], batch: s.batch ?? 1 });
+		const lang = s.languages?.[String(r.ocid)] ?? "en";
+		out.push({ ocid, origin: file, source: "buyandsell", language: lang, releases: [release], batch: s.batch ?? 1 });
 	}
 	return out;
 }

@@ -53,6 +53,8 @@ export function noticeView(n: NoticeForMatching, signals: Signals, eligibilityRu
 		procurementNature: signals.procurement_nature,
 		openCall: signals.bid_eligibility === "restricted" && eligibilityRule === "procedure_restricted",
 		planningOnly: planningStage(n.details.notice_type),
+		// What the feed declares; the method still reads the text when it clearly says otherwise.
+		language: typeof n.details.language === "string" ? n.details.language : null,
 	};
 }
 

@@ -3,7 +3,7 @@
 // (UNSPSC, PSC, NAICS through the crosswalks) and from the words of their name; notices from their
 // codes and from their title and item lines in the notice's own language, read through the CPV's
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
-import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
+import { declaredUnlessContradicted, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import {
 	cpvCodesForStems,
@@ -237,10 +237,14 @@ function fromHeadNoun(title: string): Concept[] {
 /** A notice's codes after its main one say a little less about what it buys. */
 const FURTHER_CODE_SHARE = 0.9;
 
-/** The language a notice is written in: what its feed declares, else what its title, first items and description read as. */
+/**
+ * The language a notice is written in: what its feed declares unless its title, first items and
+ * description clearly read as another (the text toolkit's rule, the one ask reads notices by), else
+ * what they read as.
+ */
 export function noticeLanguage(n: NoticeView): TextLanguage {
 	const sample = [n.title, ...n.items.slice(0, 5).map((i) => i.description), n.description.slice(0, 600)].join("\n");
-	return detectLanguage(sample, n.language);
+	return declaredUnlessContradicted(sample, n.language);
 }
 
 /** A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in its language. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { assessNature } from "../../../services/matching/method/nature.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
-import { planningStage } from "../../../services/matching/views.ts";
+import { extractSignals } from "../../../services/matching/signals/extract.ts";
+import { noticeView, planningStage } from "../../../services/matching/views.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
 import { features, notice, product } from "./fixtures.ts";
 
@@ -234,6 +235,36 @@ describe("goods versus services and construction", () => {
 		);
 		expect(features(r)).toContain("market_research");
 		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("hands the method the language the feed declares, and none when it declares none", () => {
+		const stored = {
+			id: "9f0c4a52-5b1e-4a8e-9d0c-2f1d6f3c1a10",
+			source: "ocds",
+			source_id: "ocds-x-1",
+			rfp_id: "R-1",
+			reference_number: "R-1",
+			title: "Fournitures de laboratoire",
+			issuing_body: "Ministère",
+			description: "",
+			categories: [],
+			deadline: null,
+			estimated_value: null,
+			currency: null,
+			source_status: "active",
+			source_url: null,
+			published_at: null,
+			version: null,
+			items: [],
+			set_aside: null,
+			eligibility: null,
+			procedure: null,
+			procurement_category: null,
+		};
+		const signals = extractSignals({ title: stored.title, description: "", items: [], issuing_body: "", categories: [] });
+		expect(noticeView({ ...stored, details: { language: "fr" } }, signals).language).toBe("fr");
+		expect(noticeView({ ...stored, details: {} }, signals).language).toBeNull();
+		expect(noticeView({ ...stored, details: { language: 7 } }, signals).language).toBeNull();
 	});
 
 	it("does not count a notice published at the planning stage as a purchase", () => {

@@ -6,6 +6,7 @@ import {
 	agreementOf,
 	containmentStrength,
 	noticeConcepts,
+	noticeLanguage,
 	productConcepts,
 	refineByText,
 } from "../../../services/matching/method/concepts.ts";
@@ -214,6 +215,20 @@ describe("what the words settle", () => {
 		const cs = noticeConcepts(n, [parseCode("30213200", "CPV")!, parseCode("30237000", "CPV")!], "en");
 		expect(cs.find((x) => x.code === "30213200")?.confidence).toBe(1);
 		expect(cs.find((x) => x.code === "30237000")?.confidence).toBeLessThan(1);
+	});
+});
+
+describe("the language a notice is read in", () => {
+	const french =
+		"Fourniture de matériel de laboratoire en plastique : embouts de pipette, tubes à centrifuger, boîtes de Petri et flacons " +
+		"de culture cellulaire pour les laboratoires de recherche du ministère, livrés à Ottawa selon les quantités indiquées.";
+	it("takes the feed's declaration on a short title, and the text's own language where the text clearly says otherwise", () => {
+		// A reference number makes a short English title read as something else; the declaration settles it.
+		expect(noticeLanguage(notice({ title: "GENERATOR (EP077-141836/A)", description: "", items: [], language: "en" }))).toBe("en");
+		// A publisher that declares every notice English, also the one written in French.
+		expect(noticeLanguage(notice({ title: "Fournitures de laboratoire", description: french, items: [], language: "en" }))).toBe("fr");
+		// Nothing declared: the text decides.
+		expect(noticeLanguage(notice({ title: "Fournitures de laboratoire", description: french, items: [], language: null }))).toBe("fr");
 	});
 });
 
