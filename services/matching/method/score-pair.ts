@@ -1,6 +1,6 @@
 import { bestAgreement } from "./codes.ts";
 import { headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
-import { bestConceptAgreement } from "./concepts.ts";
+import { type Concept, bestConceptAgreement } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
@@ -129,10 +129,8 @@ function compoundIn(p: ProductProfile, bag: ReadonlySet<string>): string | null 
 function otherQualifier(p: ProductProfile, seg: Segment, head: string | null, modifier: boolean): string | null {
 	const m = p.modifier;
 	if (!head || !m || modifier) return null;
-	const at = seg.seq.indexOf(head);
 	// "walk-in freezer": the qualifier's particle is not the qualifier.
-	const back = at > 1 && STOPWORDS.has(seg.seq[at - 1] ?? "") ? 2 : 1;
-	const q = at >= back ? seg.seq[at - back] : undefined;
+	const q = wordBefore(seg, head) ?? undefined;
 	if (q === undefined || q.length < 3 || GENERIC.has(q) || STOPWORDS.has(q) || hasDigit(q) || !descriptive(q)) return null;
 	if (p.textBag.has(q) || q.endsWith(m)) return null;
 	return q;
@@ -141,15 +139,71 @@ function otherQualifier(p: ProductProfile, seg: Segment, head: string | null, mo
 /**
  * Where only codes agree, the title's own head noun of the product's kind qualified by other goods
  * ("VENTILATOR BATTERIES" for gel cells): its last word heads goods labels of the product's division,
- * the word before it names goods outside that division. Returns that qualifier.
+ * the word before it names goods outside that division. A title that names the head bare
+ * ("United Kingdom-Belfast: Batteries") is read so in the other passages that name the same head.
+ * Returns that qualifier.
  */
 function titleForOtherGoods(n: NoticeProfile, division: string): string | null {
 	const title = n.segments[0];
 	if (n.language !== "en" || title?.kind !== "title") return null;
 	const words = title.seq.filter((t) => t.length >= 3 && !hasDigit(t) && !STOPWORDS.has(t) && !GENERIC.has(t));
 	const head = words.at(-1);
+	if (!head || !headedDivisions(head).has(division)) return null;
 	const q = words.at(-2);
-	return head && q && headedDivisions(head).has(division) && namesGoodsOutside(q, division) ? q : null;
+	if (q && namesGoodsOutside(q, division)) return q;
+	if (q && descriptive(q)) return null;
+	for (const seg of n.segments.slice(1)) {
+		const before = seg.bag.has(head) ? wordBefore(seg, head) : null;
+		if (before && !GENERIC.has(before) && namesGoodsOutside(before, division)) return before;
+	}
+	return null;
+}
+
+/** A reading of the notice's classification sure enough to say which group of goods it buys. */
+const CLASSIFIED_MIN_CONFIDENCE = 0.5;
+
+/**
+ * The notice's own classification (its codes, read as CPV directly or through a crosswalk) when every
+ * sure reading of it lies in another CPV group (3 digits) than every concept of the product: the
+ * publisher filed the purchase as other goods ("Walk-in Freezer" under PSC 4110, refrigeration
+ * equipment, for an ultra-low laboratory freezer read as a freezer appliance; "Household Furniture"
+ * under furnishings for laboratory furniture). Alone this says little (crosswalks are computed, a
+ * product's reading can be off); with a passage that qualifies the kind otherwise it says which kind.
+ */
+function classifiedElsewhere(p: ProductProfile, n: NoticeProfile): Concept | null {
+	const filed = n.concepts.filter(
+		(c) => (c.source === "code" || c.source === "crosswalk") && c.confidence >= CLASSIFIED_MIN_CONFIDENCE && goodsCode(c.code),
+	);
+	if (filed.length === 0 || p.concepts.length === 0) return null;
+	const apart = filed.every((f) => p.concepts.every((c) => f.code.slice(0, 3) !== c.code.slice(0, 3)));
+	return apart ? (filed[0] ?? null) : null;
+}
+
+const goodsCode = (code: string) => {
+	const d = Number(code.slice(0, 2));
+	return d < 45 || d === 48;
+};
+
+/**
+ * A best passage that names the product's head bare ("United Kingdom-Belfast: Batteries") leaves open
+ * which kind it means; another passage that names the head says it ("Supply of Motor Vehicle, Motor
+ * Cycle and Plant Batteries"). Returns the qualifier of such a passage when it names goods outside the
+ * product's division, and no passage qualifies the head as the product does.
+ */
+function goodsQualifierElsewhere(p: ProductProfile, best: TypeMatch, named: TypeMatch[], division: string): string | null {
+	if (!best.head || best.modifier || named.some((t) => t.modifier)) return null;
+	// The best passage's own word before the head, if it describes goods, is a qualifier of the product's (its text holds it).
+	const before = wordBefore(best.segment, best.head);
+	if (before !== null && descriptive(before)) return null;
+	for (const t of named) if (t.otherQualifier && namesGoodsOutside(t.otherQualifier, division)) return t.otherQualifier;
+	return null;
+}
+
+/** The word right before a head noun in a passage, past a particle ("walk-in freezer"). */
+function wordBefore(seg: Segment, head: string): string | null {
+	const at = seg.seq.indexOf(head);
+	const back = at > 1 && STOPWORDS.has(seg.seq[at - 1] ?? "") ? 2 : 1;
+	return at >= back ? (seg.seq[at - back] ?? null) : null;
 }
 
 function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
@@ -416,9 +470,25 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
 	// The head noun for other goods ("VENTILATOR BATTERIES" to a VRLA battery): its code still agrees, the variant does not.
 	const division = (concept?.product.code ?? p.concepts[0]?.code)?.slice(0, 2);
-	const otherGoods = named || !division ? null : best ? best.otherQualifier : concept ? titleForOtherGoods(n, division) : null;
+	const otherGoods =
+		named || !division
+			? null
+			: best
+				? (best.otherQualifier ?? goodsQualifierElsewhere(p, best, [...requirement, ...inDescription], division))
+				: concept
+					? titleForOtherGoods(n, division)
+					: null;
 	if (otherGoods && n.language === "en" && division && namesGoodsOutside(otherGoods, division))
 		scale("other_goods_variant", FACTORS.otherGoodsQualifier, `the notice asks for the kind as it serves other goods ("${otherGoods}")`);
+	else if (best?.otherQualifier && !named && !(codes && codes.points > 0)) {
+		const elsewhere = classifiedElsewhere(p, n);
+		if (elsewhere)
+			scale(
+				"other_kind_variant",
+				FACTORS.otherKindVariant,
+				`the notice qualifies the kind otherwise ("${best.otherQualifier}") and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
+			);
+	}
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));
 		if (hit) scale("rejected_kind", FACTORS.excludedKind, `the notice rejects products like this: "${hit.sentence.slice(0, 120)}"`);

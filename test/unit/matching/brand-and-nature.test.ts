@@ -3,7 +3,9 @@ import { assessNature } from "../../../services/matching/method/nature.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import { planningStage } from "../../../services/matching/views.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
-import { features, notice, product } from "./fixtures.ts";
+import type { NoticeView } from "../../../services/matching/method/types.ts";
+import { namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
+import { features, notice, product, ultFreezer, vrlaBattery } from "./fixtures.ts";
 
 describe('"brand name or equal" versus "brand name only" for another brand', () => {
 	const ours = product();
@@ -181,14 +183,7 @@ describe("goods versus services and construction", () => {
 	});
 
 	it("lowers the product's kind when the notice asks for it as it serves other goods", () => {
-		const battery = product({
-			name: "Sentinel SBS 190F VRLA battery",
-			model: "SBS190F",
-			oemName: "Sentinel",
-			description: "12 V valve-regulated lead-acid battery for telecom and UPS systems.",
-			commodityCodes: ["26111701"],
-			specs: [],
-		});
+		const battery = vrlaBattery();
 		const titled = (title: string) =>
 			scorePair(battery, notice({ title, description: "", items: [], categories: [{ scheme: "CPV", code: "31440000" }] }));
 		const ventilator = titled("VENTILATOR BATTERIES");
@@ -198,6 +193,47 @@ describe("goods versus services and construction", () => {
 		const sealed = titled("SEALED BATTERIES");
 		expect(features(sealed)).not.toContain("other_goods_variant");
 		expect(sealed.score).toBeGreaterThan(ventilator.score);
+	});
+
+	it("reads a bare head in the title as the other passages qualify it: vehicle batteries are not stationary ones", () => {
+		const battery = vrlaBattery();
+		const gel = product({
+			name: "Sentinel OPzV 2 V gel cells",
+			model: "OPZV2",
+			oemName: "Sentinel",
+			description: "Tubular gel cells for substations and rectifier battery banks.",
+			commodityCodes: ["26111701"],
+			specs: [],
+		});
+		const described = (description: string) =>
+			notice({ title: "Belfast: Batteries", description, items: [], categories: [{ scheme: "CPV", code: "31440000" }] });
+		const vehicles = described("Supply of motor vehicle and plant batteries.");
+		const plain = described("Supply of batteries to the council's depots.");
+		expect(features(scorePair(battery, vehicles))).toContain("other_goods_variant");
+		expect(scorePair(battery, vehicles).score).toBeLessThan(DIGEST_MIN_SCORE);
+		expect(features(scorePair(battery, plain))).not.toContain("other_goods_variant");
+		expect(scorePair(battery, plain).score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		// Where only the codes agree (no word of the notice is the product's), the same reading holds.
+		expect(features(scorePair(gel, vehicles))).toContain("other_goods_variant");
+		expect(scorePair(gel, vehicles).score).toBeLessThan(scorePair(gel, plain).score);
+		// "Vehicle" is in electrical labels only as what they serve ("equipment for engines and vehicles"): other goods.
+		expect(namesGoodsOutside("vehicl", "31")).toBe(true);
+		expect(namesGoodsOutside("metal", "39")).toBe(false);
+	});
+
+	it("lowers a type qualified otherwise when the notice's own classification files it under other goods", () => {
+		const ult = ultFreezer();
+		const filed = (title: string, categories: NoticeView["categories"]) =>
+			scorePair(ult, notice({ title, description: "", language: "en", categories, items: [] }));
+		const refrigeration = [{ scheme: "PSC", code: "4110" }];
+		const walkIn = filed("Walk-in Freezer (W3508-140002/A)", refrigeration);
+		expect(features(walkIn)).toContain("other_kind_variant");
+		expect(walkIn.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// Either sign alone is no other kind: the qualifier without such a code, the code without another qualifier.
+		expect(features(filed("Walk-in Freezer (W3508-140002/A)", []))).not.toContain("other_kind_variant");
+		const same = filed("Ultra-low temperature freezer (W3508-140002/A)", refrigeration);
+		expect(features(same)).not.toContain("other_kind_variant");
+		expect(same.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 
 	it("keeps a goods line of a mixed notice", () => {

@@ -13,7 +13,7 @@ import { parseCode } from "../../../services/matching/method/codes.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
-import { features, notice, product } from "./fixtures.ts";
+import { features, notice, product, ultFreezer } from "./fixtures.ts";
 
 const centrifuge = product({
 	oemName: "Eppendorf",
@@ -340,14 +340,7 @@ describe("matching across languages and schemes", () => {
 	});
 
 	it("counts less a passage that qualifies the product's type otherwise: a walk-in freezer is not an ultra-low one", () => {
-		const ult = product({
-			oemName: "Thermo Fisher",
-			name: "Thermo Scientific TSX Series -80 °C ultra-low temperature freezer, 570 L",
-			model: "TSX70086V",
-			description: "Upright ultra-low temperature freezer for sample storage.",
-			commodityCodes: [],
-			specs: [],
-		});
+		const ult = ultFreezer();
 		const titled = (title: string) => scorePair(ult, notice({ title, description: "", language: "en", categories: [], items: [] }));
 		const walkIn = titled("Walk-in Freezer (W3508-140002/A)");
 		const plain = titled("Freezer (W3508-140002/A)");
