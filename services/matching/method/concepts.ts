@@ -243,8 +243,11 @@ export function noticeLanguage(n: NoticeView): TextLanguage {
 	return detectLanguage(sample, n.language);
 }
 
-/** A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in its language. */
-export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage): Concept[] {
+/**
+ * A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in
+ * its language. `lines`, when given, receives each distinct item line's own readings.
+ */
+export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage, lines?: Concept[][]): Concept[] {
 	const out: Concept[] = [];
 	// The first code is the notice's main classification; the others are further lines' and parts' (a tablet tender's "accessories for computers").
 	codes.forEach((c, i) => {
@@ -254,8 +257,16 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	const title = fromLine(n.title, lang, langs, "title", 0.9, 3);
 	out.push(...title);
 	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
-	for (const item of n.items.slice(0, MAX_ITEMS))
-		if (item.description && item.description !== n.title) out.push(...fromLine(item.description, lang, langs, "item", 0.85, 2));
+	const read = new Set<string>();
+	for (const item of n.items.slice(0, MAX_ITEMS)) {
+		const text = item.description.trim();
+		if (!text || text === n.title.trim()) continue;
+		const line = fromLine(item.description, lang, langs, "item", 0.85, 2);
+		out.push(...line);
+		// Each distinct line once, for whoever asks what the notice lists.
+		if (!read.has(text)) lines?.push(line);
+		read.add(text);
+	}
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
 	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3)) out.push(...fromText(s, langs, "description", 0.6, 2));
 	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
@@ -297,7 +308,8 @@ const inLineage = (a: Concept, b: Concept) => {
 	return a.code.slice(0, d) === b.code.slice(0, d);
 };
 
-const sharedDigits = (a: string, b: string) => {
+/** How many leading CPV digits two codes share. */
+export const sharedDigits = (a: string, b: string) => {
 	let d = 0;
 	while (d < 8 && a[d] === b[d]) d++;
 	return d;

@@ -1,6 +1,6 @@
 import { bestAgreement } from "./codes.ts";
 import { headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
-import { type Concept, bestConceptAgreement } from "./concepts.ts";
+import { type Concept, bestConceptAgreement, sharedDigits } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
@@ -183,6 +183,33 @@ const goodsCode = (code: string) => {
 	const d = Number(code.slice(0, 2));
 	return d < 45 || d === 48;
 };
+
+/** Least distinct item lines for a notice to list what it buys, line by line. */
+const LISTED_MIN_LINES = 5;
+/** Share of those lines that must read as some kind of goods for the list to be read at all. */
+const LISTED_READ_SHARE = 0.5;
+const LINE_READING_MIN = 0.5;
+/** CPV digits a reading must share with the product's concept to name its kind (its class). */
+const LISTED_KIND_DIGITS = 4;
+
+/**
+ * A notice that lists its goods line by line under one broad code ("medical consumables" over 32
+ * lines of ophthalmic scissors, forceps and hooks) buys what the lines name. When most lines read as
+ * some kind of goods and none of them, nor any other reading of the notice's words, names the
+ * product's class, the code alone puts the product there: it is not on the list. Items classified
+ * one by one are left be (their own codes already say what each line is).
+ */
+function unlisted(p: ProductProfile, n: NoticeProfile, viaCode: boolean): boolean {
+	const lines = n.lineConcepts;
+	if (!viaCode || lines.length < LISTED_MIN_LINES) return false;
+	const itemCodes = new Set(n.view.items.flatMap((i) => (i.classification ? [`${i.classification.scheme}:${i.classification.code}`] : [])));
+	if (itemCodes.size > 1) return false;
+	const read = lines.filter((l) => l.some((c) => c.confidence >= LINE_READING_MIN && goodsCode(c.code)));
+	if (read.length < LISTED_READ_SHARE * lines.length) return false;
+	const names = (c: Concept) => p.concepts.some((q) => sharedDigits(q.code, c.code) >= LISTED_KIND_DIGITS);
+	const words = n.concepts.filter((c) => c.source !== "code" && c.source !== "crosswalk");
+	return !lines.some((l) => l.some(names)) && !words.some(names);
+}
 
 /**
  * A best passage that names the product's head bare ("United Kingdom-Belfast: Batteries") leaves open
@@ -489,6 +516,14 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 				`the notice qualifies the kind otherwise ("${best.otherQualifier}") and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
 			);
 	}
+	const listedHead = requirement.some((t) => t.segment.kind === "item");
+	const viaCode = concept !== null && (concept.notice.source === "code" || concept.notice.source === "crosswalk");
+	if (!named && !listedHead && unlisted(p, n, viaCode))
+		scale(
+			"not_on_the_list",
+			FACTORS.unlistedKind,
+			`the notice lists ${n.lineConcepts.length} item lines under ${concept?.notice.from}; none of them names the product's kind`,
+		);
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));
 		if (hit) scale("rejected_kind", FACTORS.excludedKind, `the notice rejects products like this: "${hit.sentence.slice(0, 120)}"`);

@@ -81,6 +81,8 @@ export const FACTORS = {
 	 * shares a head noun with the product.
 	 */
 	otherKindVariant: 0.55,
+	/** The notice lists its goods line by line under a broad code, and no line names the product's kind. */
+	unlistedKind: 0.6,
 	/** Company level: all-or-none award and the company cannot supply the leading item; a company that cannot bid alone stays out of the digest. */
 	allOrNoneUncovered: 0.5,
 } as const;

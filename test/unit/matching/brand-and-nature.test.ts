@@ -236,6 +236,47 @@ describe("goods versus services and construction", () => {
 		expect(same.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 
+	it("reads a notice that lists its goods line by line under a broad code as buying what the lines name", () => {
+		const catheter = product({
+			oemName: "Halvard Medical",
+			name: "Halvard Safety IV catheter",
+			model: "HSC-20",
+			description: "Safety peripheral intravenous catheter, sizes 14G-24G.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const listing = (lines: string[]) =>
+			notice({
+				title: "Tender Ref 17/01754",
+				description: "",
+				language: "en",
+				categories: [],
+				items: lines.map((description) => ({
+					description,
+					quantity: 2,
+					unit: "each",
+					classification: { scheme: "CPV", code: "33140000" },
+				})),
+			});
+		const instruments = [
+			"Corneal scissors, curved, 100 mm, stainless steel",
+			"Capsulorhexis forceps, 23G",
+			"Iris spatula, angled 30 degrees",
+			"Eyelid speculum, universal",
+			"Needle holder, curved, with lock",
+			"Surgical blades, sterile",
+		];
+		const notListed = scorePair(catheter, listing(instruments));
+		expect(features(notListed)).toContain("not_on_the_list");
+		expect(notListed.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// One line that names the kind puts it on the list.
+		const listed = scorePair(catheter, listing([...instruments.slice(1), "Peripheral intravenous catheters, 20G"]));
+		expect(features(listed)).not.toContain("not_on_the_list");
+		expect(listed.score).toBeGreaterThan(notListed.score);
+		// A short list says too little to rule anything out.
+		expect(features(scorePair(catheter, listing(instruments.slice(0, 3))))).not.toContain("not_on_the_list");
+	});
+
 	it("keeps a goods line of a mixed notice", () => {
 		const r = scorePair(
 			ours,
