@@ -29,6 +29,8 @@ export interface Concept {
 	from: string;
 	/** For a crosswalk concept, the scheme it was mapped from (two such concepts of one scheme add nothing to the codes' own agreement). */
 	scheme?: string;
+	/** A product's head word read in another division than its qualifier's: a reading the product's own words rule out ("generators" of an electrosurgical generator). */
+	ruledOut?: boolean;
 }
 
 const cpvLanguages = new Set<string>(CPV_LANGUAGES);
@@ -191,7 +193,7 @@ function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource,
 		);
 	if (own.length === 0) return concepts;
 	const lone = (c: Concept) => !c.from.includes(" ");
-	return [...concepts.map((c) => (lone(c) ? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE } : c)), ...own];
+	return [...concepts.map((c) => (lone(c) ? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE, ruledOut: true } : c)), ...own];
 }
 
 /**

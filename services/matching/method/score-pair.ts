@@ -516,6 +516,22 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 				`the notice qualifies the kind otherwise ("${best.otherQualifier}") and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
 			);
 	}
+	// The kinds agree only where the product's own qualifier says it is not, and no passage names the product's
+	// qualifier with the head: the head word is a homonym ("GENERATOR" filed as power generators).
+	const homonym =
+		!named &&
+		!(best?.modifier ?? false) &&
+		concept?.product.ruledOut === true &&
+		(bestConceptAgreement(
+			p.concepts.filter((c) => !c.ruledOut),
+			n.concepts,
+		)?.strength ?? 0) < COGNATE_MIN_STRENGTH;
+	if (homonym && concept)
+		scale(
+			"homonym_kind",
+			FACTORS.otherKindVariant,
+			`the notice's kind (CPV ${concept.notice.code}) is a reading of ${concept.product.from} that the product's own qualifier rules out`,
+		);
 	const listedHead = requirement.some((t) => t.segment.kind === "item");
 	const viaCode = concept !== null && (concept.notice.source === "code" || concept.notice.source === "crosswalk");
 	if (!named && !listedHead && unlisted(p, n, viaCode))

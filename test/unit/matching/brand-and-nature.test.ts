@@ -277,6 +277,26 @@ describe("goods versus services and construction", () => {
 		expect(features(scorePair(catheter, listing(instruments.slice(0, 3))))).not.toContain("not_on_the_list");
 	});
 
+	it("reads a head word the product's own qualifier places elsewhere as a homonym: a power generator is no electrosurgical one", () => {
+		const esu = product({
+			oemName: "Corvex Surgical",
+			name: "Corvex E8 electrosurgical generator",
+			model: "CX-E8",
+			description: "Electrosurgical generator with monopolar and bipolar outputs.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const power = scorePair(
+			esu,
+			notice({ title: "GENERATOR (EP077-141836/A)", description: "", items: [], categories: [{ scheme: "PSC", code: "6115" }] }),
+		);
+		expect(features(power)).toContain("homonym_kind");
+		expect(power.score).toBeLessThan(DIGEST_MIN_SCORE);
+		const surgical = scorePair(esu, notice({ title: "Electrosurgical generators", description: "", items: [], categories: [] }));
+		expect(features(surgical)).not.toContain("homonym_kind");
+		expect(surgical.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
 	it("keeps a goods line of a mixed notice", () => {
 		const r = scorePair(
 			ours,
