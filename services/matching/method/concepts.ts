@@ -239,6 +239,23 @@ function fromHeadNoun(title: string): Concept[] {
 /** A notice's codes after its main one say a little less about what it buys. */
 const FURTHER_CODE_SHARE = 0.9;
 
+/** A further code that only files the main kind more widely says much less. */
+const WIDER_FILING_SHARE = 0.5;
+/** CPV digits from which a main code names one kind of goods rather than a class of them. */
+const SPECIFIC_DEPTH = 6;
+
+/**
+ * A further CPV code of the notice that is broader than its specific main one, in the same division
+ * ("medical equipments" and "physical therapy devices" beside "angiography devices"): the publisher
+ * files the one purchase more widely, it does not buy the rest of that class as well.
+ */
+function widerFiling(main: Code, further: Code): boolean {
+	if (main.scheme !== "CPV" || further.scheme !== "CPV") return false;
+	const mainDepth = cpvDepth(main.code);
+	const depth = cpvDepth(further.code);
+	return mainDepth >= SPECIFIC_DEPTH && depth < SPECIFIC_DEPTH - 1 && further.code.slice(0, 2) === main.code.slice(0, 2);
+}
+
 /** The language a notice is written in: what its feed declares, else what its title, first items and description read as. */
 export function noticeLanguage(n: NoticeView): TextLanguage {
 	const sample = [n.title, ...n.items.slice(0, 5).map((i) => i.description), n.description.slice(0, 600)].join("\n");
@@ -252,8 +269,10 @@ export function noticeLanguage(n: NoticeView): TextLanguage {
 export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage, lines?: Concept[][]): Concept[] {
 	const out: Concept[] = [];
 	// The first code is the notice's main classification; the others are further lines' and parts' (a tablet tender's "accessories for computers").
+	const main = codes[0];
 	codes.forEach((c, i) => {
-		for (const x of fromCode(c)) out.push(i === 0 ? x : { ...x, confidence: x.confidence * FURTHER_CODE_SHARE });
+		const share = i === 0 ? 1 : main && widerFiling(main, c) ? WIDER_FILING_SHARE : FURTHER_CODE_SHARE;
+		for (const x of fromCode(c)) out.push({ ...x, confidence: x.confidence * share });
 	});
 	const langs = labelLanguages(lang);
 	const title = fromLine(n.title, lang, langs, "title", 0.9, 3);

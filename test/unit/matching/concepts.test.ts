@@ -215,6 +215,43 @@ describe("what the words settle", () => {
 		expect(cs.find((x) => x.code === "30213200")?.confidence).toBe(1);
 		expect(cs.find((x) => x.code === "30237000")?.confidence).toBeLessThan(1);
 	});
+
+	it("weighs much less a further code that only files a specific main code more widely", () => {
+		const n = notice({ title: "", description: "", items: [] });
+		const codes = (...cs: string[]) =>
+			noticeConcepts(
+				n,
+				cs.map((c) => parseCode(c, "CPV")!),
+				"en",
+			);
+		const angio = codes("33111700", "33100000", "33150000");
+		expect(angio.find((x) => x.code === "33150000")?.confidence).toBe(0.5);
+		expect(angio.find((x) => x.code === "33100000")?.confidence).toBe(0.5);
+		// Beside a broad main code, or in another division, a further code still buys what it names.
+		expect(codes("33100000", "33150000").find((x) => x.code === "33150000")?.confidence).toBeCloseTo(0.9);
+		expect(codes("33111700", "39150000").find((x) => x.code === "39150000")?.confidence).toBeCloseTo(0.9);
+		// An incubator no longer reaches the digest through an angiography notice's wider filing.
+		const incubator = product({
+			oemName: "Thermo Fisher",
+			name: "Heracell Vios 160i CO2 incubator",
+			model: "51033557",
+			description: "165 L CO2 incubator for cell culture.",
+			commodityCodes: [],
+		});
+		const filed = (categories: string[]) =>
+			scorePair(
+				incubator,
+				notice({
+					title: "Angio intervensjonslaboratorium",
+					description: "",
+					language: "no",
+					items: [],
+					categories: categories.map((code) => ({ scheme: "CPV", code })),
+				}),
+			);
+		expect(filed(["33111700", "33100000", "33150000"]).score).toBeLessThan(DIGEST_MIN_SCORE);
+		expect(filed(["33150000"]).score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
 });
 
 describe("matching across languages and schemes", () => {
