@@ -125,14 +125,16 @@ function compoundIn(p: ProductProfile, bag: ReadonlySet<string>): string | null 
  * than the product does: not the product's own qualifier (absent from the passage), nor any word of
  * its text ("walk-in" freezer for an ultra-low-temperature one, "household" furniture for laboratory
  * furniture). The same kind, likely another variant; "biosafety" cabinet ends in the product's "safety".
+ * A product whose name puts no qualifier before its head ("Centrifuge 5425 R") is still no other variant
+ * its text does not name ("hollow bowl" centrifuge).
  */
 function otherQualifier(p: ProductProfile, seg: Segment, head: string | null, modifier: boolean): string | null {
 	const m = p.modifier;
-	if (!head || !m || modifier) return null;
+	if (!head || modifier) return null;
 	// "walk-in freezer": the qualifier's particle is not the qualifier.
 	const q = wordBefore(seg, head) ?? undefined;
 	if (q === undefined || q.length < 3 || GENERIC.has(q) || STOPWORDS.has(q) || hasDigit(q) || !descriptive(q)) return null;
-	if (p.textBag.has(q) || q.endsWith(m)) return null;
+	if (p.textBag.has(q) || (m !== null && q.endsWith(m))) return null;
 	return q;
 }
 
@@ -377,7 +379,7 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
-		const qualified = best.otherQualifier ? ` (as "${best.otherQualifier}", not "${p.modifier}")` : "";
+		const qualified = best.otherQualifier ? ` (as "${best.otherQualifier}"${p.modifier ? `, not "${p.modifier}"` : ""})` : "";
 		const what = best.head
 			? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}${qualified}`
 			: "no head noun";

@@ -391,6 +391,23 @@ describe("matching across languages and schemes", () => {
 		);
 	});
 
+	it("counts less a qualified type for a product whose name qualifies its head with nothing but a model", () => {
+		const bench = product({
+			oemName: "Eppendorf",
+			name: "Eppendorf Centrifuge 5425 R",
+			model: "5406000640",
+			description: "Refrigerated 24-place microcentrifuge.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const titled = (title: string) => scorePair(bench, notice({ title, description: "", language: "en", categories: [], items: [] }));
+		const bowl = titled("Hollow bowl Centrifuge (31241-138458/B)");
+		expect(bowl.rationale.find((e) => e.feature === "product_type_overlap")?.detail).toContain('as "bowl")');
+		expect(bowl.score).toBeLessThan(titled("Centrifuge (31241-138458/B)").score);
+		// Its own text's words are its qualifiers.
+		expect(titled("Refrigerated Centrifuge (31241-138458/B)").score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
 	it("reads what a line buys before its purpose: batteries for pick-up trucks are not trucks", () => {
 		const concepts = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en");
 		const battery = (title: string) => concepts(title).find((c) => c.code.startsWith("3144"))?.confidence ?? 0;
