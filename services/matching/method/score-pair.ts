@@ -170,11 +170,13 @@ const CLASSIFIED_MIN_CONFIDENCE = 0.5;
  * publisher filed the purchase as other goods ("Walk-in Freezer" under PSC 4110, refrigeration
  * equipment, for an ultra-low laboratory freezer read as a freezer appliance; "Household Furniture"
  * under furnishings for laboratory furniture). Alone this says little (crosswalks are computed, a
- * product's reading can be off); with a passage that qualifies the kind otherwise it says which kind.
+ * product's reading can be off); with a passage that qualifies the kind otherwise it says which kind. A
+ * division alone ("laboratory equipment", 38000000) names no group.
  */
 function classifiedElsewhere(p: ProductProfile, n: NoticeProfile): Concept | null {
 	const filed = n.concepts.filter(
-		(c) => (c.source === "code" || c.source === "crosswalk") && c.confidence >= CLASSIFIED_MIN_CONFIDENCE && goodsCode(c.code),
+		(c) =>
+			(c.source === "code" || c.source === "crosswalk") && c.confidence >= CLASSIFIED_MIN_CONFIDENCE && c.depth >= 3 && goodsCode(c.code),
 	);
 	if (filed.length === 0 || p.concepts.length === 0) return null;
 	const apart = filed.every((f) => p.concepts.every((c) => f.code.slice(0, 3) !== c.code.slice(0, 3)));
@@ -509,13 +511,16 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 					: null;
 	if (otherGoods && n.language === "en" && division && namesGoodsOutside(otherGoods, division))
 		scale("other_goods_variant", FACTORS.otherGoodsQualifier, `the notice asks for the kind as it serves other goods ("${otherGoods}")`);
-	else if (best?.otherQualifier && !named && !(codes && codes.points > 0)) {
-		const elsewhere = classifiedElsewhere(p, n);
+	else if (best?.head && !named && !(codes && codes.points > 0)) {
+		// Only the head word agrees ("Privacy filters" filed under computer accessories for a dialysis filter), or the
+		// passage qualifies it otherwise ("walk-in"), and the notice's own classification is another group of goods.
+		const wordsOnly = !best.modifier && (concept?.strength ?? 0) < COGNATE_MIN_STRENGTH;
+		const elsewhere = best.otherQualifier || wordsOnly ? classifiedElsewhere(p, n) : null;
 		if (elsewhere)
 			scale(
 				"other_kind_variant",
 				FACTORS.otherKindVariant,
-				`the notice qualifies the kind otherwise ("${best.otherQualifier}") and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
+				`the notice ${best.otherQualifier ? `qualifies the kind otherwise ("${best.otherQualifier}")` : "shares only a word with the product"} and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
 			);
 	}
 	// The kinds agree only where the product's own qualifier says it is not, and no passage names the product's

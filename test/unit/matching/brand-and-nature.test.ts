@@ -234,6 +234,25 @@ describe("goods versus services and construction", () => {
 		const same = filed("Ultra-low temperature freezer (W3508-140002/A)", refrigeration);
 		expect(features(same)).not.toContain("other_kind_variant");
 		expect(same.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		// Only the head word in common, filed under other goods: a homonym ("Privacy filters" under computer accessories).
+		const filter = product({
+			oemName: "Fresenius",
+			name: "Diasafe plus dialysis fluid filter",
+			model: "DSP",
+			description: "Ultrafilter for ultrapure dialysis fluid.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const privacy = scorePair(
+			filter,
+			notice({ title: "Privacy filters (45045-130144/A)", description: "", items: [], categories: [{ scheme: "CPV", code: "30237480" }] }),
+		);
+		expect(features(privacy)).toContain("other_kind_variant");
+		expect(privacy.score).toBeLessThan(DIGEST_MIN_SCORE / 2);
+		// A division alone files nothing: laboratory equipment (38) for a freezer read as an appliance (39).
+		expect(features(filed("Upright ultra-low temperature freezer", [{ scheme: "CPV", code: "38000000" }]))).not.toContain(
+			"other_kind_variant",
+		);
 	});
 
 	it("reads a notice that lists its goods line by line under a broad code as buying what the lines name", () => {
