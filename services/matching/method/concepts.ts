@@ -270,8 +270,13 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	const out: Concept[] = [];
 	// The first code is the notice's main classification; the others are further lines' and parts' (a tablet tender's "accessories for computers").
 	const main = codes[0];
+	// A line's own main code is what that line buys (a lot of another kind), never a wider filing.
+	const lineCodes = new Set(
+		n.items.map((i) => (i.classification ? parseCode(i.classification.code, i.classification.scheme)?.code : undefined)),
+	);
 	codes.forEach((c, i) => {
-		const share = i === 0 ? 1 : main && widerFiling(main, c) ? WIDER_FILING_SHARE : FURTHER_CODE_SHARE;
+		const wider = main !== undefined && !lineCodes.has(c.code) && widerFiling(main, c);
+		const share = i === 0 ? 1 : wider ? WIDER_FILING_SHARE : FURTHER_CODE_SHARE;
 		for (const x of fromCode(c)) out.push({ ...x, confidence: x.confidence * share });
 	});
 	const langs = labelLanguages(lang);

@@ -230,6 +230,19 @@ describe("what the words settle", () => {
 		// Beside a broad main code, or in another division, a further code still buys what it names.
 		expect(codes("33100000", "33150000").find((x) => x.code === "33150000")?.confidence).toBeCloseTo(0.9);
 		expect(codes("33111700", "39150000").find((x) => x.code === "39150000")?.confidence).toBeCloseTo(0.9);
+		// Another lot's own main code is what that lot buys.
+		const lots = notice({
+			title: "",
+			description: "",
+			items: [
+				{ description: "Lot 1", classification: { scheme: "CPV", code: "33111700" } },
+				{ description: "Lot 2", classification: { scheme: "CPV", code: "33150000" } },
+			],
+		});
+		expect(
+			noticeConcepts(lots, [parseCode("33111700", "CPV")!, parseCode("33150000", "CPV")!], "en").find((x) => x.code === "33150000")
+				?.confidence,
+		).toBeCloseTo(0.9);
 		// An incubator no longer reaches the digest through an angiography notice's wider filing.
 		const incubator = product({
 			oemName: "Thermo Fisher",
