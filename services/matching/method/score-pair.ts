@@ -171,7 +171,8 @@ const CLASSIFIED_MIN_CONFIDENCE = 0.5;
  * equipment, for an ultra-low laboratory freezer read as a freezer appliance; "Household Furniture"
  * under furnishings for laboratory furniture). Alone this says little (crosswalks are computed, a
  * product's reading can be off); with a passage that qualifies the kind otherwise it says which kind. A
- * division alone ("laboratory equipment", 38000000) names no group.
+ * division alone ("laboratory equipment", 38000000) names no group, and codes whose group the notice's
+ * own words read in are no contradiction of the words.
  */
 function classifiedElsewhere(p: ProductProfile, n: NoticeProfile): Concept | null {
 	const filed = n.concepts.filter(
@@ -179,8 +180,11 @@ function classifiedElsewhere(p: ProductProfile, n: NoticeProfile): Concept | nul
 			(c.source === "code" || c.source === "crosswalk") && c.confidence >= CLASSIFIED_MIN_CONFIDENCE && c.depth >= 3 && goodsCode(c.code),
 	);
 	if (filed.length === 0 || p.concepts.length === 0) return null;
-	const apart = filed.every((f) => p.concepts.every((c) => f.code.slice(0, 3) !== c.code.slice(0, 3)));
-	return apart ? (filed[0] ?? null) : null;
+	// The notice's own words read in the group its codes name ("RECTIFIERS" filed under converters): the codes and
+	// the words agree, and a product read elsewhere is more likely misread than the notice.
+	const read = n.concepts.filter((c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= CLASSIFIED_MIN_CONFIDENCE);
+	const groups = new Set([...p.concepts, ...read].map((c) => c.code.slice(0, 3)));
+	return filed.every((f) => !groups.has(f.code.slice(0, 3))) ? (filed[0] ?? null) : null;
 }
 
 const goodsCode = (code: string) => {

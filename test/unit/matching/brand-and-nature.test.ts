@@ -249,6 +249,24 @@ describe("goods versus services and construction", () => {
 		);
 		expect(features(privacy)).toContain("other_kind_variant");
 		expect(privacy.score).toBeLessThan(DIGEST_MIN_SCORE / 2);
+		// Codes whose group the notice's own words read in contradict nothing: the product's reading is the odd one out.
+		const rectifier = product({
+			oemName: "Voltek",
+			name: "Voltek Flatpack 48/2000 rectifier module",
+			model: "VF-48-2000",
+			description: "48 V DC rectifier module for telecom power systems.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const rectifiers = notice({
+			title: "RECTIFIERS (W8486-12345/A)",
+			description: "",
+			language: "en",
+			items: [],
+			categories: [{ scheme: "PSC", code: "6130" }],
+		});
+		expect(features(scorePair(rectifier, rectifiers))).toContain("product_type_overlap");
+		expect(features(scorePair(rectifier, rectifiers))).not.toContain("other_kind_variant");
 		// A division alone files nothing: laboratory equipment (38) for a freezer read as an appliance (39).
 		expect(features(filed("Upright ultra-low temperature freezer", [{ scheme: "CPV", code: "38000000" }]))).not.toContain(
 			"other_kind_variant",
