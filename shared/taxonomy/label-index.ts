@@ -259,7 +259,31 @@ function labelHeadCodes(stem: string): string[] {
  * are batteries for other goods, not a kind of battery; "metal shelving", "rotary chairs" are.
  */
 export function namesGoodsOutside(stem: string, division: string): boolean {
-	return labelHeadCodes(stem).length > 0 && !goodsDivisionsOfStem(stem).has(division);
+	return labelHeadCodes(stem).length > 0 && !kindWordDivisions(stem).has(division);
+}
+
+let kindWords: Map<string, Set<string>> | null = null;
+
+/**
+ * The CPV divisions whose English goods labels hold a stem before their "for": where it says what
+ * the goods are, not what they serve ("Electrical equipment for engines and vehicles" does not make
+ * "vehicle batteries" a kind of electrical goods; "Metal shelving" keeps "metal" a kind of furniture).
+ */
+function kindWordDivisions(stem: string): Set<string> {
+	if (!kindWords) {
+		const m = new Map<string, Set<string>>();
+		for (const e of cpvEntries()) {
+			const d = Number(e.code.slice(0, 2));
+			if (!(d < 45 || d === 48) || !e.labels.en) continue;
+			for (const t of termsOf(labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "", "en")) {
+				const set = m.get(t) ?? new Set<string>();
+				set.add(e.code.slice(0, 2));
+				m.set(t, set);
+			}
+		}
+		kindWords = m;
+	}
+	return kindWords.get(stem) ?? (stem.endsWith("s") ? kindWords.get(`${stem}e`) : undefined) ?? new Set();
 }
 
 /** The CPV divisions of the goods labels an English stem heads ("batteri" heads labels of division 31). */

@@ -29,6 +29,8 @@ export interface Concept {
 	from: string;
 	/** For a crosswalk concept, the scheme it was mapped from (two such concepts of one scheme add nothing to the codes' own agreement). */
 	scheme?: string;
+	/** A product's head word read in another division than its qualifier's: a reading the product's own words rule out ("generators" of an electrosurgical generator). */
+	ruledOut?: boolean;
 }
 
 const cpvLanguages = new Set<string>(CPV_LANGUAGES);
@@ -191,7 +193,7 @@ function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource,
 		);
 	if (own.length === 0) return concepts;
 	const lone = (c: Concept) => !c.from.includes(" ");
-	return [...concepts.map((c) => (lone(c) ? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE } : c)), ...own];
+	return [...concepts.map((c) => (lone(c) ? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE, ruledOut: true } : c)), ...own];
 }
 
 /**
@@ -237,6 +239,23 @@ function fromHeadNoun(title: string): Concept[] {
 /** A notice's codes after its main one say a little less about what it buys. */
 const FURTHER_CODE_SHARE = 0.9;
 
+/** A further code that only files the main kind more widely says much less. */
+const WIDER_FILING_SHARE = 0.5;
+/** CPV digits from which a main code names one kind of goods rather than a class of them. */
+const SPECIFIC_DEPTH = 6;
+
+/**
+ * A further CPV code of the notice that is broader than its specific main one, in the same division
+ * ("medical equipments" and "physical therapy devices" beside "angiography devices"): the publisher
+ * files the one purchase more widely, it does not buy the rest of that class as well.
+ */
+function widerFiling(main: Code, further: Code): boolean {
+	if (main.scheme !== "CPV" || further.scheme !== "CPV") return false;
+	const mainDepth = cpvDepth(main.code);
+	const depth = cpvDepth(further.code);
+	return mainDepth >= SPECIFIC_DEPTH && depth < SPECIFIC_DEPTH - 1 && further.code.slice(0, 2) === main.code.slice(0, 2);
+}
+
 /**
  * The language a notice is written in: what its feed declares unless its title, first items and
  * description clearly read as another (the text toolkit's rule, the one ask reads notices by), else
@@ -247,19 +266,37 @@ export function noticeLanguage(n: NoticeView): TextLanguage {
 	return declaredUnlessContradicted(sample, n.language);
 }
 
-/** A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in its language. */
-export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage): Concept[] {
+/**
+ * A notice's concepts: its codes (any scheme), and its title, item lines and first sentences read in
+ * its language. `lines`, when given, receives each distinct item line's own readings.
+ */
+export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: TextLanguage, lines?: Concept[][]): Concept[] {
 	const out: Concept[] = [];
 	// The first code is the notice's main classification; the others are further lines' and parts' (a tablet tender's "accessories for computers").
+	const main = codes[0];
+	// A line's own main code is what that line buys (a lot of another kind), never a wider filing.
+	const lineCodes = new Set(
+		n.items.map((i) => (i.classification ? parseCode(i.classification.code, i.classification.scheme)?.code : undefined)),
+	);
 	codes.forEach((c, i) => {
-		for (const x of fromCode(c)) out.push(i === 0 ? x : { ...x, confidence: x.confidence * FURTHER_CODE_SHARE });
+		const wider = main !== undefined && !lineCodes.has(c.code) && widerFiling(main, c);
+		const share = i === 0 ? 1 : wider ? WIDER_FILING_SHARE : FURTHER_CODE_SHARE;
+		for (const x of fromCode(c)) out.push({ ...x, confidence: x.confidence * share });
 	});
 	const langs = labelLanguages(lang);
 	const title = fromLine(n.title, lang, langs, "title", 0.9, 3);
 	out.push(...title);
 	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
-	for (const item of n.items.slice(0, MAX_ITEMS))
-		if (item.description && item.description !== n.title) out.push(...fromLine(item.description, lang, langs, "item", 0.85, 2));
+	const read = new Set<string>();
+	for (const item of n.items.slice(0, MAX_ITEMS)) {
+		const text = item.description.trim();
+		if (!text || text === n.title.trim()) continue;
+		const line = fromLine(item.description, lang, langs, "item", 0.85, 2);
+		out.push(...line);
+		// Each distinct line once, for whoever asks what the notice lists.
+		if (!read.has(text)) lines?.push(line);
+		read.add(text);
+	}
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
 	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3)) out.push(...fromText(s, langs, "description", 0.6, 2));
 	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
@@ -301,7 +338,8 @@ const inLineage = (a: Concept, b: Concept) => {
 	return a.code.slice(0, d) === b.code.slice(0, d);
 };
 
-const sharedDigits = (a: string, b: string) => {
+/** How many leading CPV digits two codes share. */
+export const sharedDigits = (a: string, b: string) => {
 	let d = 0;
 	while (d < 8 && a[d] === b[d]) d++;
 	return d;

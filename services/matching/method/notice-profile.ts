@@ -46,6 +46,8 @@ export interface NoticeProfile {
 	language: TextLanguage;
 	/** What it buys, as CPV codes (from its codes and from its title and item lines in its language). */
 	concepts: Concept[];
+	/** Each distinct item line's own readings as CPV concepts (what the notice lists, line by line). */
+	lineConcepts: Concept[][];
 	nature: NatureAssessment;
 	flags: NoticeFlags;
 }
@@ -100,14 +102,15 @@ export function buildNoticeProfile(view: NoticeView): NoticeProfile {
 	for (const c of view.categories) addCode(c.scheme, c.code);
 	for (const item of view.items) if (item.classification) addCode(item.classification.scheme, item.classification.code);
 	const language = noticeLanguage(view);
-	const concepts = noticeConcepts(view, codes, language);
+	const lineConcepts: Concept[][] = [];
+	const concepts = noticeConcepts(view, codes, language, lineConcepts);
 	// A feed files a rental or a maintenance contract under the goods it concerns; its title says what is bought.
 	const titleCodes = concepts.filter((c) => c.source === "title").map((c) => c.code);
 	if ((nature.nature === "goods" || nature.nature === "unknown") && titleReadsAsService(view, titleCodes, labelLanguages(language))) {
 		nature.nature = "services";
 		nature.evidence = `the title reads as a service ("${view.title.slice(0, 60)}")`;
 	}
-	return { view, segments, bag, runs, codes, language, concepts, nature, flags: readFlags(view) };
+	return { view, segments, bag, runs, codes, language, concepts, lineConcepts, nature, flags: readFlags(view) };
 }
 
 const cache = new WeakMap<NoticeView, NoticeProfile>();

@@ -1,6 +1,6 @@
 import { bestAgreement } from "./codes.ts";
 import { headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
-import { bestConceptAgreement } from "./concepts.ts";
+import { type Concept, bestConceptAgreement, sharedDigits } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
@@ -125,31 +125,120 @@ function compoundIn(p: ProductProfile, bag: ReadonlySet<string>): string | null 
  * than the product does: not the product's own qualifier (absent from the passage), nor any word of
  * its text ("walk-in" freezer for an ultra-low-temperature one, "household" furniture for laboratory
  * furniture). The same kind, likely another variant; "biosafety" cabinet ends in the product's "safety".
+ * A product whose name puts no qualifier before its head ("Centrifuge 5425 R") is still no other variant
+ * its text does not name ("hollow bowl" centrifuge).
  */
 function otherQualifier(p: ProductProfile, seg: Segment, head: string | null, modifier: boolean): string | null {
 	const m = p.modifier;
-	if (!head || !m || modifier) return null;
-	const at = seg.seq.indexOf(head);
+	if (!head || modifier) return null;
 	// "walk-in freezer": the qualifier's particle is not the qualifier.
-	const back = at > 1 && STOPWORDS.has(seg.seq[at - 1] ?? "") ? 2 : 1;
-	const q = at >= back ? seg.seq[at - back] : undefined;
+	const q = wordBefore(seg, head) ?? undefined;
 	if (q === undefined || q.length < 3 || GENERIC.has(q) || STOPWORDS.has(q) || hasDigit(q) || !descriptive(q)) return null;
-	if (p.textBag.has(q) || q.endsWith(m)) return null;
+	if (p.textBag.has(q) || (m !== null && q.endsWith(m))) return null;
 	return q;
 }
 
 /**
  * Where only codes agree, the title's own head noun of the product's kind qualified by other goods
  * ("VENTILATOR BATTERIES" for gel cells): its last word heads goods labels of the product's division,
- * the word before it names goods outside that division. Returns that qualifier.
+ * the word before it names goods outside that division. A title that names the head bare
+ * ("United Kingdom-Belfast: Batteries") is read so in the other passages that name the same head.
+ * Returns that qualifier.
  */
 function titleForOtherGoods(n: NoticeProfile, division: string): string | null {
 	const title = n.segments[0];
 	if (n.language !== "en" || title?.kind !== "title") return null;
 	const words = title.seq.filter((t) => t.length >= 3 && !hasDigit(t) && !STOPWORDS.has(t) && !GENERIC.has(t));
 	const head = words.at(-1);
+	if (!head || !headedDivisions(head).has(division)) return null;
 	const q = words.at(-2);
-	return head && q && headedDivisions(head).has(division) && namesGoodsOutside(q, division) ? q : null;
+	if (q && namesGoodsOutside(q, division)) return q;
+	if (q && descriptive(q)) return null;
+	for (const seg of n.segments.slice(1)) {
+		const before = seg.bag.has(head) ? wordBefore(seg, head) : null;
+		if (before && !GENERIC.has(before) && namesGoodsOutside(before, division)) return before;
+	}
+	return null;
+}
+
+/** A reading of the notice's classification sure enough to say which group of goods it buys. */
+const CLASSIFIED_MIN_CONFIDENCE = 0.5;
+
+/**
+ * The notice's own classification (its codes, read as CPV directly or through a crosswalk) when every
+ * sure reading of it lies in another CPV group (3 digits) than every concept of the product: the
+ * publisher filed the purchase as other goods ("Walk-in Freezer" under PSC 4110, refrigeration
+ * equipment, for an ultra-low laboratory freezer read as a freezer appliance; "Household Furniture"
+ * under furnishings for laboratory furniture). Alone this says little (crosswalks are computed, a
+ * product's reading can be off); with a passage that qualifies the kind otherwise it says which kind. A
+ * division alone ("laboratory equipment", 38000000) names no group, and codes whose group the notice's
+ * own words read in are no contradiction of the words.
+ */
+function classifiedElsewhere(p: ProductProfile, n: NoticeProfile): Concept | null {
+	const filed = n.concepts.filter(
+		(c) =>
+			(c.source === "code" || c.source === "crosswalk") && c.confidence >= CLASSIFIED_MIN_CONFIDENCE && c.depth >= 3 && goodsCode(c.code),
+	);
+	if (filed.length === 0 || p.concepts.length === 0) return null;
+	// The notice's own words read in the group its codes name ("RECTIFIERS" filed under converters): the codes and
+	// the words agree, and a product read elsewhere is more likely misread than the notice.
+	const read = n.concepts.filter((c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= CLASSIFIED_MIN_CONFIDENCE);
+	const groups = new Set([...p.concepts, ...read].map((c) => c.code.slice(0, 3)));
+	return filed.every((f) => !groups.has(f.code.slice(0, 3))) ? (filed[0] ?? null) : null;
+}
+
+const goodsCode = (code: string) => {
+	const d = Number(code.slice(0, 2));
+	return d < 45 || d === 48;
+};
+
+/** Least distinct item lines for a notice to list what it buys, line by line. */
+const LISTED_MIN_LINES = 5;
+/** Share of those lines that must read as some kind of goods for the list to be read at all. */
+const LISTED_READ_SHARE = 0.5;
+const LINE_READING_MIN = 0.5;
+/** CPV digits a reading must share with the product's concept to name its kind (its class). */
+const LISTED_KIND_DIGITS = 4;
+
+/**
+ * A notice that lists its goods line by line under one broad code ("medical consumables" over 32
+ * lines of ophthalmic scissors, forceps and hooks) buys what the lines name. When most lines read as
+ * some kind of goods and none of them, nor any other reading of the notice's words, names the
+ * product's class, the code alone puts the product there: it is not on the list. Items classified
+ * one by one are left be (their own codes already say what each line is).
+ */
+function unlisted(p: ProductProfile, n: NoticeProfile, viaCode: boolean): boolean {
+	const lines = n.lineConcepts;
+	if (!viaCode || lines.length < LISTED_MIN_LINES) return false;
+	const itemCodes = new Set(n.view.items.flatMap((i) => (i.classification ? [`${i.classification.scheme}:${i.classification.code}`] : [])));
+	if (itemCodes.size > 1) return false;
+	const read = lines.filter((l) => l.some((c) => c.confidence >= LINE_READING_MIN && goodsCode(c.code)));
+	if (read.length < LISTED_READ_SHARE * lines.length) return false;
+	const names = (c: Concept) => p.concepts.some((q) => sharedDigits(q.code, c.code) >= LISTED_KIND_DIGITS);
+	const words = n.concepts.filter((c) => c.source !== "code" && c.source !== "crosswalk");
+	return !lines.some((l) => l.some(names)) && !words.some(names);
+}
+
+/**
+ * A best passage that names the product's head bare ("United Kingdom-Belfast: Batteries") leaves open
+ * which kind it means; another passage that names the head says it ("Supply of Motor Vehicle, Motor
+ * Cycle and Plant Batteries"). Returns the qualifier of such a passage when it names goods outside the
+ * product's division, and no passage qualifies the head as the product does.
+ */
+function goodsQualifierElsewhere(p: ProductProfile, best: TypeMatch, named: TypeMatch[], division: string): string | null {
+	if (!best.head || best.modifier || named.some((t) => t.modifier)) return null;
+	// The best passage's own word before the head, if it describes goods, is a qualifier of the product's (its text holds it).
+	const before = wordBefore(best.segment, best.head);
+	if (before !== null && descriptive(before)) return null;
+	for (const t of named) if (t.otherQualifier && namesGoodsOutside(t.otherQualifier, division)) return t.otherQualifier;
+	return null;
+}
+
+/** The word right before a head noun in a passage, past a particle ("walk-in freezer"). */
+function wordBefore(seg: Segment, head: string): string | null {
+	const at = seg.seq.indexOf(head);
+	const back = at > 1 && STOPWORDS.has(seg.seq[at - 1] ?? "") ? 2 : 1;
+	return at >= back ? (seg.seq[at - back] ?? null) : null;
 }
 
 function typeMatch(p: ProductProfile, seg: Segment): TypeMatch {
@@ -296,7 +385,7 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		best = null;
 	if (best) {
 		const pts = POINTS.typeMax * best.strength;
-		const qualified = best.otherQualifier ? ` (as "${best.otherQualifier}", not "${p.modifier}")` : "";
+		const qualified = best.otherQualifier ? ` (as "${best.otherQualifier}"${p.modifier ? `, not "${p.modifier}"` : ""})` : "";
 		const what = best.head
 			? `"${best.head}"${best.modifier && p.modifier ? ` with "${p.modifier}"` : ""}${best.accessory ? " (only as what the line is for)" : ""}${qualified}`
 			: "no head noun";
@@ -416,9 +505,52 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		scale("refurbished_only", FACTORS.refurbishedOnly, `refurbished goods only (${n.flags.refurbishedOnly}); the product is new`);
 	// The head noun for other goods ("VENTILATOR BATTERIES" to a VRLA battery): its code still agrees, the variant does not.
 	const division = (concept?.product.code ?? p.concepts[0]?.code)?.slice(0, 2);
-	const otherGoods = named || !division ? null : best ? best.otherQualifier : concept ? titleForOtherGoods(n, division) : null;
+	const otherGoods =
+		named || !division
+			? null
+			: best
+				? (best.otherQualifier ?? goodsQualifierElsewhere(p, best, [...requirement, ...inDescription], division))
+				: concept
+					? titleForOtherGoods(n, division)
+					: null;
 	if (otherGoods && n.language === "en" && division && namesGoodsOutside(otherGoods, division))
 		scale("other_goods_variant", FACTORS.otherGoodsQualifier, `the notice asks for the kind as it serves other goods ("${otherGoods}")`);
+	else if (best?.head && !named && !(codes && codes.points > 0)) {
+		// Only the head word agrees ("Privacy filters" filed under computer accessories for a dialysis filter), or the
+		// passage qualifies it otherwise ("walk-in"), and the notice's own classification is another group of goods.
+		const wordsOnly = !best.modifier && (concept?.strength ?? 0) < COGNATE_MIN_STRENGTH;
+		const elsewhere = best.otherQualifier || wordsOnly ? classifiedElsewhere(p, n) : null;
+		if (elsewhere)
+			scale(
+				"other_kind_variant",
+				FACTORS.otherKindVariant,
+				`the notice ${best.otherQualifier ? `qualifies the kind otherwise ("${best.otherQualifier}")` : "shares only a word with the product"} and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
+			);
+	}
+	// The kinds agree only where the product's own qualifier says it is not, and no passage names the product's
+	// qualifier with the head: the head word is a homonym ("GENERATOR" filed as power generators).
+	const homonym =
+		!named &&
+		!(best?.modifier ?? false) &&
+		concept?.product.ruledOut === true &&
+		(bestConceptAgreement(
+			p.concepts.filter((c) => !c.ruledOut),
+			n.concepts,
+		)?.strength ?? 0) < COGNATE_MIN_STRENGTH;
+	if (homonym && concept)
+		scale(
+			"homonym_kind",
+			FACTORS.otherKindVariant,
+			`the notice's kind (CPV ${concept.notice.code}) is a reading of ${concept.product.from} that the product's own qualifier rules out`,
+		);
+	const listedHead = requirement.some((t) => t.segment.kind === "item");
+	const viaCode = concept !== null && (concept.notice.source === "code" || concept.notice.source === "crosswalk");
+	if (!named && !listedHead && unlisted(p, n, viaCode))
+		scale(
+			"not_on_the_list",
+			FACTORS.unlistedKind,
+			`the notice lists ${n.lineConcepts.length} item lines under ${concept?.notice.from}; none of them names the product's kind`,
+		);
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));
 		if (hit) scale("rejected_kind", FACTORS.excludedKind, `the notice rejects products like this: "${hit.sentence.slice(0, 120)}"`);

@@ -75,6 +75,14 @@ export const FACTORS = {
 	excludedKind: 0.45,
 	/** The notice names the product's head noun qualified by other goods ("ventilator batteries"): a variant for those goods. */
 	otherGoodsQualifier: 0.55,
+	/**
+	 * The passage qualifies the kind otherwise than the product ("walk-in" freezer) and the notice's own
+	 * classification files it under another group of goods (refrigeration equipment): another kind that
+	 * shares a head noun with the product.
+	 */
+	otherKindVariant: 0.55,
+	/** The notice lists its goods line by line under a broad code, and no line names the product's kind. */
+	unlistedKind: 0.6,
 	/** Company level: all-or-none award and the company cannot supply the leading item; a company that cannot bid alone stays out of the digest. */
 	allOrNoneUncovered: 0.5,
 } as const;

@@ -4,7 +4,9 @@ import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import { extractSignals } from "../../../services/matching/signals/extract.ts";
 import { noticeView, planningStage } from "../../../services/matching/views.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
-import { features, notice, product } from "./fixtures.ts";
+import type { NoticeView } from "../../../services/matching/method/types.ts";
+import { namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
+import { features, notice, product, ultFreezer, vrlaBattery } from "./fixtures.ts";
 
 describe('"brand name or equal" versus "brand name only" for another brand', () => {
 	const ours = product();
@@ -182,14 +184,7 @@ describe("goods versus services and construction", () => {
 	});
 
 	it("lowers the product's kind when the notice asks for it as it serves other goods", () => {
-		const battery = product({
-			name: "Sentinel SBS 190F VRLA battery",
-			model: "SBS190F",
-			oemName: "Sentinel",
-			description: "12 V valve-regulated lead-acid battery for telecom and UPS systems.",
-			commodityCodes: ["26111701"],
-			specs: [],
-		});
+		const battery = vrlaBattery();
 		const titled = (title: string) =>
 			scorePair(battery, notice({ title, description: "", items: [], categories: [{ scheme: "CPV", code: "31440000" }] }));
 		const ventilator = titled("VENTILATOR BATTERIES");
@@ -199,6 +194,145 @@ describe("goods versus services and construction", () => {
 		const sealed = titled("SEALED BATTERIES");
 		expect(features(sealed)).not.toContain("other_goods_variant");
 		expect(sealed.score).toBeGreaterThan(ventilator.score);
+	});
+
+	it("reads a bare head in the title as the other passages qualify it: vehicle batteries are not stationary ones", () => {
+		const battery = vrlaBattery();
+		const gel = product({
+			name: "Sentinel OPzV 2 V gel cells",
+			model: "OPZV2",
+			oemName: "Sentinel",
+			description: "Tubular gel cells for substations and rectifier battery banks.",
+			commodityCodes: ["26111701"],
+			specs: [],
+		});
+		const described = (description: string) =>
+			notice({ title: "Belfast: Batteries", description, items: [], categories: [{ scheme: "CPV", code: "31440000" }] });
+		const vehicles = described("Supply of motor vehicle and plant batteries.");
+		const plain = described("Supply of batteries to the council's depots.");
+		expect(features(scorePair(battery, vehicles))).toContain("other_goods_variant");
+		expect(scorePair(battery, vehicles).score).toBeLessThan(DIGEST_MIN_SCORE);
+		expect(features(scorePair(battery, plain))).not.toContain("other_goods_variant");
+		expect(scorePair(battery, plain).score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		// Where only the codes agree (no word of the notice is the product's), the same reading holds.
+		expect(features(scorePair(gel, vehicles))).toContain("other_goods_variant");
+		expect(scorePair(gel, vehicles).score).toBeLessThan(scorePair(gel, plain).score);
+		// "Vehicle" is in electrical labels only as what they serve ("equipment for engines and vehicles"): other goods.
+		expect(namesGoodsOutside("vehicl", "31")).toBe(true);
+		expect(namesGoodsOutside("metal", "39")).toBe(false);
+	});
+
+	it("lowers a type qualified otherwise when the notice's own classification files it under other goods", () => {
+		const ult = ultFreezer();
+		const filed = (title: string, categories: NoticeView["categories"]) =>
+			scorePair(ult, notice({ title, description: "", language: "en", categories, items: [] }));
+		const refrigeration = [{ scheme: "PSC", code: "4110" }];
+		const walkIn = filed("Walk-in Freezer (W3508-140002/A)", refrigeration);
+		expect(features(walkIn)).toContain("other_kind_variant");
+		expect(walkIn.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// Either sign alone is no other kind: the qualifier without such a code, the code without another qualifier.
+		expect(features(filed("Walk-in Freezer (W3508-140002/A)", []))).not.toContain("other_kind_variant");
+		const same = filed("Ultra-low temperature freezer (W3508-140002/A)", refrigeration);
+		expect(features(same)).not.toContain("other_kind_variant");
+		expect(same.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		// Only the head word in common, filed under other goods: a homonym ("Privacy filters" under computer accessories).
+		const filter = product({
+			oemName: "Fresenius",
+			name: "Diasafe plus dialysis fluid filter",
+			model: "DSP",
+			description: "Ultrafilter for ultrapure dialysis fluid.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const privacy = scorePair(
+			filter,
+			notice({ title: "Privacy filters (45045-130144/A)", description: "", items: [], categories: [{ scheme: "CPV", code: "30237480" }] }),
+		);
+		expect(features(privacy)).toContain("other_kind_variant");
+		expect(privacy.score).toBeLessThan(DIGEST_MIN_SCORE / 2);
+		// Codes whose group the notice's own words read in contradict nothing: the product's reading is the odd one out.
+		const rectifier = product({
+			oemName: "Voltek",
+			name: "Voltek Flatpack 48/2000 rectifier module",
+			model: "VF-48-2000",
+			description: "48 V DC rectifier module for telecom power systems.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const rectifiers = notice({
+			title: "RECTIFIERS (W8486-12345/A)",
+			description: "",
+			language: "en",
+			items: [],
+			categories: [{ scheme: "PSC", code: "6130" }],
+		});
+		expect(features(scorePair(rectifier, rectifiers))).toContain("product_type_overlap");
+		expect(features(scorePair(rectifier, rectifiers))).not.toContain("other_kind_variant");
+		// A division alone files nothing: laboratory equipment (38) for a freezer read as an appliance (39).
+		expect(features(filed("Upright ultra-low temperature freezer", [{ scheme: "CPV", code: "38000000" }]))).not.toContain(
+			"other_kind_variant",
+		);
+	});
+
+	it("reads a notice that lists its goods line by line under a broad code as buying what the lines name", () => {
+		const catheter = product({
+			oemName: "Halvard Medical",
+			name: "Halvard Safety IV catheter",
+			model: "HSC-20",
+			description: "Safety peripheral intravenous catheter, sizes 14G-24G.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const listing = (lines: string[]) =>
+			notice({
+				title: "Tender Ref 17/01754",
+				description: "",
+				language: "en",
+				categories: [],
+				items: lines.map((description) => ({
+					description,
+					quantity: 2,
+					unit: "each",
+					classification: { scheme: "CPV", code: "33140000" },
+				})),
+			});
+		const instruments = [
+			"Corneal scissors, curved, 100 mm, stainless steel",
+			"Capsulorhexis forceps, 23G",
+			"Iris spatula, angled 30 degrees",
+			"Eyelid speculum, universal",
+			"Needle holder, curved, with lock",
+			"Surgical blades, sterile",
+		];
+		const notListed = scorePair(catheter, listing(instruments));
+		expect(features(notListed)).toContain("not_on_the_list");
+		expect(notListed.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// One line that names the kind puts it on the list.
+		const listed = scorePair(catheter, listing([...instruments.slice(1), "Peripheral intravenous catheters, 20G"]));
+		expect(features(listed)).not.toContain("not_on_the_list");
+		expect(listed.score).toBeGreaterThan(notListed.score);
+		// A short list says too little to rule anything out.
+		expect(features(scorePair(catheter, listing(instruments.slice(0, 3))))).not.toContain("not_on_the_list");
+	});
+
+	it("reads a head word the product's own qualifier places elsewhere as a homonym: a power generator is no electrosurgical one", () => {
+		const esu = product({
+			oemName: "Corvex Surgical",
+			name: "Corvex E8 electrosurgical generator",
+			model: "CX-E8",
+			description: "Electrosurgical generator with monopolar and bipolar outputs.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const power = scorePair(
+			esu,
+			notice({ title: "GENERATOR (EP077-141836/A)", description: "", items: [], categories: [{ scheme: "PSC", code: "6115" }] }),
+		);
+		expect(features(power)).toContain("homonym_kind");
+		expect(power.score).toBeLessThan(DIGEST_MIN_SCORE);
+		const surgical = scorePair(esu, notice({ title: "Electrosurgical generators", description: "", items: [], categories: [] }));
+		expect(features(surgical)).not.toContain("homonym_kind");
+		expect(surgical.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 
 	it("keeps a goods line of a mixed notice", () => {

@@ -14,7 +14,7 @@ import { parseCode } from "../../../services/matching/method/codes.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
-import { features, notice, product } from "./fixtures.ts";
+import { features, notice, product, ultFreezer } from "./fixtures.ts";
 
 const centrifuge = product({
 	oemName: "Eppendorf",
@@ -216,6 +216,56 @@ describe("what the words settle", () => {
 		expect(cs.find((x) => x.code === "30213200")?.confidence).toBe(1);
 		expect(cs.find((x) => x.code === "30237000")?.confidence).toBeLessThan(1);
 	});
+
+	it("weighs much less a further code that only files a specific main code more widely", () => {
+		const n = notice({ title: "", description: "", items: [] });
+		const codes = (...cs: string[]) =>
+			noticeConcepts(
+				n,
+				cs.map((c) => parseCode(c, "CPV")!),
+				"en",
+			);
+		const angio = codes("33111700", "33100000", "33150000");
+		expect(angio.find((x) => x.code === "33150000")?.confidence).toBe(0.5);
+		expect(angio.find((x) => x.code === "33100000")?.confidence).toBe(0.5);
+		// Beside a broad main code, or in another division, a further code still buys what it names.
+		expect(codes("33100000", "33150000").find((x) => x.code === "33150000")?.confidence).toBeCloseTo(0.9);
+		expect(codes("33111700", "39150000").find((x) => x.code === "39150000")?.confidence).toBeCloseTo(0.9);
+		// Another lot's own main code is what that lot buys.
+		const lots = notice({
+			title: "",
+			description: "",
+			items: [
+				{ description: "Lot 1", classification: { scheme: "CPV", code: "33111700" } },
+				{ description: "Lot 2", classification: { scheme: "CPV", code: "33150000" } },
+			],
+		});
+		expect(
+			noticeConcepts(lots, [parseCode("33111700", "CPV")!, parseCode("33150000", "CPV")!], "en").find((x) => x.code === "33150000")
+				?.confidence,
+		).toBeCloseTo(0.9);
+		// An incubator no longer reaches the digest through an angiography notice's wider filing.
+		const incubator = product({
+			oemName: "Thermo Fisher",
+			name: "Heracell Vios 160i CO2 incubator",
+			model: "51033557",
+			description: "165 L CO2 incubator for cell culture.",
+			commodityCodes: [],
+		});
+		const filed = (categories: string[]) =>
+			scorePair(
+				incubator,
+				notice({
+					title: "Angio intervensjonslaboratorium",
+					description: "",
+					language: "no",
+					items: [],
+					categories: categories.map((code) => ({ scheme: "CPV", code })),
+				}),
+			);
+		expect(filed(["33111700", "33100000", "33150000"]).score).toBeLessThan(DIGEST_MIN_SCORE);
+		expect(filed(["33150000"]).score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
 });
 
 describe("the language a notice is read in", () => {
@@ -355,14 +405,7 @@ describe("matching across languages and schemes", () => {
 	});
 
 	it("counts less a passage that qualifies the product's type otherwise: a walk-in freezer is not an ultra-low one", () => {
-		const ult = product({
-			oemName: "Thermo Fisher",
-			name: "Thermo Scientific TSX Series -80 °C ultra-low temperature freezer, 570 L",
-			model: "TSX70086V",
-			description: "Upright ultra-low temperature freezer for sample storage.",
-			commodityCodes: [],
-			specs: [],
-		});
+		const ult = ultFreezer();
 		const titled = (title: string) => scorePair(ult, notice({ title, description: "", language: "en", categories: [], items: [] }));
 		const walkIn = titled("Walk-in Freezer (W3508-140002/A)");
 		const plain = titled("Freezer (W3508-140002/A)");
@@ -374,6 +417,23 @@ describe("matching across languages and schemes", () => {
 		expect(titled("Upright Freezer (W3508-140002/A)").rationale.find((e) => e.feature === "product_type_overlap")?.detail).not.toContain(
 			'as "',
 		);
+	});
+
+	it("counts less a qualified type for a product whose name qualifies its head with nothing but a model", () => {
+		const bench = product({
+			oemName: "Eppendorf",
+			name: "Eppendorf Centrifuge 5425 R",
+			model: "5406000640",
+			description: "Refrigerated 24-place microcentrifuge.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const titled = (title: string) => scorePair(bench, notice({ title, description: "", language: "en", categories: [], items: [] }));
+		const bowl = titled("Hollow bowl Centrifuge (31241-138458/B)");
+		expect(bowl.rationale.find((e) => e.feature === "product_type_overlap")?.detail).toContain('as "bowl")');
+		expect(bowl.score).toBeLessThan(titled("Centrifuge (31241-138458/B)").score);
+		// Its own text's words are its qualifiers.
+		expect(titled("Refrigerated Centrifuge (31241-138458/B)").score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 
 	it("reads what a line buys before its purpose: batteries for pick-up trucks are not trucks", () => {

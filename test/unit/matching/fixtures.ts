@@ -49,3 +49,25 @@ export function notice(overrides: Partial<NoticeView> = {}): NoticeView {
 
 /** The features of a rationale, by name. */
 export const features = (r: { rationale: { feature: string }[] }) => r.rationale.map((e) => e.feature);
+
+/** A stationary VRLA battery (UNSPSC 26111701), for the tests of variants of its kind. */
+export const vrlaBattery = () =>
+	product({
+		name: "Sentinel SBS 190F VRLA battery",
+		model: "SBS190F",
+		oemName: "Sentinel",
+		description: "12 V valve-regulated lead-acid battery for telecom and UPS systems.",
+		commodityCodes: ["26111701"],
+		specs: [],
+	});
+
+/** An ultra-low temperature laboratory freezer, uncoded, for the tests of qualified freezers. */
+export const ultFreezer = () =>
+	product({
+		oemName: "Thermo Fisher",
+		name: "Thermo Scientific TSX Series -80 °C ultra-low temperature freezer, 570 L",
+		model: "TSX70086V",
+		description: "Upright ultra-low temperature freezer for sample storage.",
+		commodityCodes: [],
+		specs: [],
+	});
