@@ -9,7 +9,9 @@ import {
 	cpvCodesForStems,
 	cpvCodesForText,
 	goodsDivisionsOfStem,
+	headStems,
 	kindOfHeadNoun,
+	labelsHoldingHead,
 	labelWordWeight,
 } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
@@ -141,9 +143,22 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	for (const c of codes) out.push(...fromCode(c));
 	// A label must name what the product is: the head (last content word) of its name's first clause, or of its description's.
 	const name = p.name.split(/,|;|\(|\bwith\b|\bfor\b/i)[0] ?? p.name;
-	out.push(...byQualifier(name, fromText(name, ["en"], "name", 0.9, 2, headOf(name)), "name", 0.9));
 	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
-	if (desc) out.push(...byQualifier(desc, fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)), "description", 0.6));
+	// What the product says of itself anywhere (name, description, specs) chooses among its head's labels when its phrase names none.
+	const specs = p.specs.map((s) => `${s.key.replace(/[_.]/g, " ")} ${s.value}`).join("; ");
+	const ownStems = termsOf([p.name, p.description ?? "", specs].join("\n"), "en");
+	const read = (phrase: string, source: ConceptSource, confidence: number) =>
+		byQualifier(phrase, fromText(phrase, ["en"], source, confidence, 2, productHeadOf(phrase)), source, confidence);
+	out.push(...read(name, "name", 0.9));
+	if (desc) out.push(...read(desc, "description", 0.6));
+	// Only a product that nothing else says the kind of reads it from its head's labels: its name's head first, else its description's.
+	if (!out.some((c) => c.confidence >= FALLBACK_UNLESS && (serviceLike || goodsDivision(c.code))))
+		for (const [phrase, source, confidence] of [[name, "name", 0.9], [desc, "description", 0.6]] as const) {
+			const head = phrase ? lastNounOf(phrase) : undefined;
+			const found = head === undefined ? [] : fromHeadLabels(head, ownStems, source, confidence);
+			out.push(...found);
+			if (found.length > 0) break;
+		}
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
 	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
 	return refineByText(
@@ -201,6 +216,66 @@ function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource,
  */
 function headOf(phrase: string): string | undefined {
 	return labelTermsOf(phrase).at(-1);
+}
+
+/** A product phrase's head: as `headOf`, a word whose stem only begins a label stem included ("haemodialyser" of "haemodialysis"). */
+function productHeadOf(phrase: string): string | undefined {
+	return termsOf(phrase, "en")
+		.filter((t) => /^[a-z]{3,}$/.test(t) && (labelWordWeight(t) >= HEAD_MIN_WEIGHT || (labelWordWeight(t) === 0 && headStems(t).length > 0)))
+		.at(-1);
+}
+
+/**
+ * The word a product phrase ends in, past figures, codes and words that end many labels without
+ * naming a kind ("system", "unit"), when the labels know it (or a stem it begins): "e-bike" or
+ * "thermal cycler" end in no such word and have no head to read, whatever word comes before.
+ */
+function lastNounOf(phrase: string): string | undefined {
+	const terms = termsOf(phrase, "en").filter((t) => /^[a-z]{3,}$/.test(t));
+	for (let i = terms.length - 1; i >= 0; i--) {
+		const t = terms[i] ?? "";
+		const w = labelWordWeight(t);
+		if (w >= HEAD_MIN_WEIGHT || (w === 0 && headStems(t).length > 0)) return t;
+		if (w === 0) return undefined;
+	}
+	return undefined;
+}
+
+/** A product that codes or names a kind at least this surely needs no reading from its head's labels. */
+const FALLBACK_UNLESS = 0.3;
+/** A reading from the head's labels alone, chosen by the product's other words, says less than a phrase that names a label. */
+const HEAD_FALLBACK_SHARE = 0.6;
+/** A label that only holds the head (it heads another kind: "Haemodialysis devices" of "haemodialyser") less than one it heads. */
+const HELD_ONLY_SHARE = 0.8;
+/** Labels within this share of the best one's coverage are as likely. */
+const NEAR_BEST = 0.8;
+
+/**
+ * When a product's phrase names no CPV label as a whole ("interactive display", "high-flux
+ * haemodialyser", "portable ultrasound system"), the labels its head word is in still say what it
+ * can be: those it heads first ("Flat panel displays"), else those it is in ("Haemodialysis devices",
+ * "Ultrasound scanners"); the product's own words (name, description, specs) choose among them as
+ * far as they cover each label. Two equally likely labels of one class read as that class; a
+ * reading so found is weaker than a label the phrase names.
+ */
+function fromHeadLabels(head: string, ownStems: readonly string[], source: ConceptSource, confidence: number): Concept[] {
+	const hits = labelsHoldingHead(head, ownStems);
+	const pool = hits.some((h) => h.headed) ? hits.filter((h) => h.headed) : hits;
+	const best = pool[0];
+	if (!best) return [];
+	const near = pool.filter((h) => h.coverage >= NEAR_BEST * best.coverage);
+	// The kind the likely labels share, at least a class (4 digits); else the likeliest two.
+	let shared = best.code;
+	for (const h of near) while (!h.code.startsWith(shared)) shared = shared.slice(0, -1);
+	const chosen = shared.replace(/0+$/, "").length >= 4 ? [{ ...best, code: shared.padEnd(8, "0") }] : near.slice(0, 2);
+	const share = HEAD_FALLBACK_SHARE * (best.headed ? 1 : HELD_ONLY_SHARE) * LONE_WORD_SHARE;
+	return chosen.map((h) => ({
+		code: h.code,
+		depth: cpvDepth(h.code),
+		source,
+		confidence: (confidence * share) / Math.sqrt(chosen.length),
+		from: `"${head}" (the labels it ${best.headed ? "heads" : "is in"}, by the product's words ${h.matched.join(" ")})`,
+	}));
 }
 
 /** The words of an English phrase that can name a kind of goods, in order. */
