@@ -14,6 +14,7 @@ import {
 	labelsHoldingHead,
 	labelWordWeight,
 } from "../../../shared/taxonomy/label-index.ts";
+import { type CatalogContext, NO_CONTEXT } from "./catalog-context.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
 
@@ -138,7 +139,12 @@ function dedupe(concepts: Concept[]): Concept[] {
 const COMBINED_MAX = 0.95;
 
 /** A product's concepts: its codes, and what its name (and the first clause of its description) say it is. */
-export function productConcepts(p: ProductView, codes: readonly Code[], serviceLike: boolean): Concept[] {
+export function productConcepts(
+	p: ProductView,
+	codes: readonly Code[],
+	serviceLike: boolean,
+	context: CatalogContext = NO_CONTEXT,
+): Concept[] {
 	const out: Concept[] = [];
 	for (const c of codes) out.push(...fromCode(c));
 	// A label must name what the product is: the head (last content word) of its name's first clause, or of its description's.
@@ -153,23 +159,51 @@ export function productConcepts(p: ProductView, codes: readonly Code[], serviceL
 	if (desc) out.push(...read(desc, "description", 0.6));
 	// Only a product that nothing else says the kind of reads it from its head's labels: its name's head first, else its description's.
 	if (!out.some((c) => c.confidence >= FALLBACK_UNLESS && (serviceLike || goodsDivision(c.code))))
-		for (const [phrase, source, confidence] of [[name, "name", 0.9], [desc, "description", 0.6]] as const) {
+		for (const [phrase, source, confidence] of [
+			[name, "name", 0.9],
+			[desc, "description", 0.6],
+		] as const) {
 			const head = phrase ? lastNounOf(phrase) : undefined;
-			const found = head === undefined ? [] : fromHeadLabels(head, ownStems, source, confidence);
+			const found = head === undefined ? [] : fromHeadLabels(head, ownStems, source, confidence, context);
 			out.push(...found);
 			if (found.length > 0) break;
 		}
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
 	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
-	return refineByText(
-		dedupe(
-			out.filter((c) => {
-				if (c.source === "code" || c.source === "crosswalk") return true;
-				if (!serviceLike && !goodsDivision(c.code)) return false;
-				return coded.size === 0 || coded.has(c.code.slice(0, 2));
-			}),
-		),
+	const kept = out.filter((c) => {
+		if (c.source === "code" || c.source === "crosswalk") return true;
+		if (!serviceLike && !goodsDivision(c.code)) return false;
+		return coded.size === 0 || coded.has(c.code.slice(0, 2));
+	});
+	return refineByText(dedupe(coded.size === 0 ? awayFromCatalog(kept, context) : kept));
+}
+
+/** A catalog whose largest CPV division holds this share of its products sells one line of goods. */
+const SPECIALISED = 0.6;
+/** A lone word's reading in a division none of such a catalog's other products is in is likely another kind of the word. */
+const AWAY_FROM_CATALOG_SHARE = 0.6;
+
+/**
+ * A lone word read into a division where none of a specialised catalog's other products is says
+ * less: "pencil" is stationery by its labels, but a company whose products are all medical sells an
+ * electrosurgical pencil. The reading stays (the word may mean it), weaker.
+ */
+function awayFromCatalog(concepts: Concept[], context: CatalogContext): Concept[] {
+	// The words a reading matched are the first quoted part of what it was read from ("dock" (the qualifier of "station")).
+	const lone = (c: Concept) => (c.source === "name" || c.source === "description") && !/^"[^"]* /.test(c.from);
+	if (!concepts.some(lone) || context.largest(2) < SPECIALISED) return concepts;
+	return concepts.map((c) =>
+		lone(c) && context.share(c.code.slice(0, 2)) === 0 ? { ...c, confidence: c.confidence * AWAY_FROM_CATALOG_SHARE } : c,
 	);
+}
+
+/** Readings sure enough to tell the catalog which groups a product is in. */
+const KIND_SURE = 0.5;
+
+/** The CPV groups (3 digits) a product is surely read into by itself (its concepts read without its catalog), for its catalog's tally. */
+export function ownKinds(contextFree: readonly Concept[]): string[] {
+	const groups = contextFree.filter((c) => c.confidence >= KIND_SURE && goodsDivision(c.code)).map((c) => c.code.slice(0, 3));
+	return [...new Set(groups)].sort();
 }
 
 /** A head word's reading in another division than its qualifier's says little ("electrosurgical generator" is no power generator). */
@@ -221,7 +255,9 @@ function headOf(phrase: string): string | undefined {
 /** A product phrase's head: as `headOf`, a word whose stem only begins a label stem included ("haemodialyser" of "haemodialysis"). */
 function productHeadOf(phrase: string): string | undefined {
 	return termsOf(phrase, "en")
-		.filter((t) => /^[a-z]{3,}$/.test(t) && (labelWordWeight(t) >= HEAD_MIN_WEIGHT || (labelWordWeight(t) === 0 && headStems(t).length > 0)))
+		.filter(
+			(t) => /^[a-z]{3,}$/.test(t) && (labelWordWeight(t) >= HEAD_MIN_WEIGHT || (labelWordWeight(t) === 0 && headStems(t).length > 0)),
+		)
 		.at(-1);
 }
 
@@ -247,8 +283,10 @@ const FALLBACK_UNLESS = 0.3;
 const HEAD_FALLBACK_SHARE = 0.6;
 /** A label that only holds the head (it heads another kind: "Haemodialysis devices" of "haemodialyser") less than one it heads. */
 const HELD_ONLY_SHARE = 0.8;
-/** Labels within this share of the best one's coverage are as likely. */
+/** Labels within this share of the best one's fit are as likely. */
 const NEAR_BEST = 0.8;
+/** The catalog's division says less of a label than its group. */
+const DIVISION_AFFINITY = 0.5;
 
 /**
  * When a product's phrase names no CPV label as a whole ("interactive display", "high-flux
@@ -258,12 +296,23 @@ const NEAR_BEST = 0.8;
  * far as they cover each label. Two equally likely labels of one class read as that class; a
  * reading so found is weaker than a label the phrase names.
  */
-function fromHeadLabels(head: string, ownStems: readonly string[], source: ConceptSource, confidence: number): Concept[] {
+function fromHeadLabels(
+	head: string,
+	ownStems: readonly string[],
+	source: ConceptSource,
+	confidence: number,
+	context: CatalogContext,
+): Concept[] {
 	const hits = labelsHoldingHead(head, ownStems);
-	const pool = hits.some((h) => h.headed) ? hits.filter((h) => h.headed) : hits;
+	const headed = hits.some((h) => h.headed) ? hits.filter((h) => h.headed) : hits;
+	// The catalog's other products say which of them the company sells: a label in their group or division counts up to twice.
+	const affinity = (code: string) => Math.max(context.share(code.slice(0, 3)), DIVISION_AFFINITY * context.share(code.slice(0, 2)));
+	const pool = headed
+		.map((h) => ({ ...h, fit: h.coverage * (1 + affinity(h.code)) }))
+		.sort((a, b) => b.fit - a.fit || b.coverage - a.coverage || (a.code < b.code ? -1 : 1));
 	const best = pool[0];
 	if (!best) return [];
-	const near = pool.filter((h) => h.coverage >= NEAR_BEST * best.coverage);
+	const near = pool.filter((h) => h.fit >= NEAR_BEST * best.fit);
 	// The kind the likely labels share, at least a class (4 digits); else the likeliest two.
 	let shared = best.code;
 	for (const h of near) while (!h.code.startsWith(shared)) shared = shared.slice(0, -1);
