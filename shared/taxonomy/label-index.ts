@@ -336,7 +336,8 @@ export function headStems(stem: string): string[] {
 	const own = expand(stem, idx, false);
 	if (own.length > 0 || stem.length < NEAR_STEM_MIN) return own;
 	const near: string[] = [];
-	for (const s of idx.postings.keys()) if (s.length > stem.length && s.length - stem.length <= NEAR_STEM_EXTRA && s.startsWith(stem)) near.push(s);
+	for (const s of idx.postings.keys())
+		if (s.length > stem.length && s.length - stem.length <= NEAR_STEM_EXTRA && s.startsWith(stem)) near.push(s);
 	return near;
 }
 
