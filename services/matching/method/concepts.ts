@@ -149,12 +149,13 @@ export function productConcepts(
 	for (const c of codes) out.push(...fromCode(c));
 	// A label must name what the product is: the head (last content word) of its name's first clause, or of its description's.
 	const name = p.name.split(/,|;|\(|\bwith\b|\bfor\b/i)[0] ?? p.name;
-	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
+	// A description's first clause ends where it says what the product does ("... monitor that doubles as a module").
+	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b|\bthat\b|\bwhich\b|\bincluding\b/i)[0] ?? "";
 	// What the product says of itself anywhere (name, description, specs) chooses among its head's labels when its phrase names none.
 	const specs = p.specs.map((s) => `${s.key.replace(/[_.]/g, " ")} ${s.value}`).join("; ");
 	const ownStems = termsOf([p.name, p.description ?? "", specs].join("\n"), "en");
 	const read = (phrase: string, source: ConceptSource, confidence: number) =>
-		byQualifier(phrase, fromText(phrase, ["en"], source, confidence, 2, productHeadOf(phrase)), source, confidence);
+		byQualifier(phrase, fromText(phrase, ["en"], source, confidence, 2, productHeadOf(phrase)), source, confidence, context);
 	out.push(...read(name, "name", 0.9));
 	if (desc) out.push(...read(desc, "description", 0.6));
 	// Only a product that nothing else says the kind of reads it from its head's labels: its name's head first, else its description's.
@@ -164,18 +165,40 @@ export function productConcepts(
 			[desc, "description", 0.6],
 		] as const) {
 			const head = phrase ? lastNounOf(phrase) : undefined;
-			const found = head === undefined ? [] : fromHeadLabels(head, ownStems, source, confidence, context);
+			const found =
+				head !== undefined
+					? fromHeadLabels(head, ownStems, source, confidence, context)
+					: phrase
+						? fromQualifiers(phrase, source, confidence)
+						: [];
 			out.push(...found);
 			if (found.length > 0) break;
 		}
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
 	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
-	const kept = out.filter((c) => {
+	const kept = qualifiedElsewhere(out).filter((c) => {
 		if (c.source === "code" || c.source === "crosswalk") return true;
 		if (!serviceLike && !goodsDivision(c.code)) return false;
 		return coded.size === 0 || coded.has(c.code.slice(0, 2));
 	});
 	return refineByText(dedupe(coded.size === 0 ? awayFromCatalog(kept, context) : kept));
+}
+
+/**
+ * What a qualifier says of the head in one phrase holds for the head in the product's other phrases:
+ * "Single-use electrosurgical pencil" in the description makes the name's "rocker switch pencil"
+ * no more a stationery pencil than the description's (byQualifier halves only its own phrase's).
+ */
+function qualifiedElsewhere(concepts: Concept[]): Concept[] {
+	const qualified = concepts
+		.map((q) => ({ q, head: /\(the qualifier of "([^"]+)"\)$/.exec(q.from)?.[1] }))
+		.filter((x): x is { q: Concept; head: string } => x.head !== undefined);
+	if (qualified.length === 0) return concepts;
+	return concepts.map((c) =>
+		qualified.some(({ q, head }) => c.source !== q.source && c.from === `"${head}"` && c.code.slice(0, 2) !== q.code.slice(0, 2))
+			? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE }
+			: c,
+	);
 }
 
 /** A catalog whose largest CPV division holds this share of its products sells one line of goods. */
@@ -206,6 +229,9 @@ export function ownKinds(contextFree: readonly Concept[]): string[] {
 	return [...new Set(groups)].sort();
 }
 
+/** A division that holds this share of a company's other products is its line of goods. */
+const CATALOG_LINE = 0.5;
+
 /** A head word's reading in another division than its qualifier's says little ("electrosurgical generator" is no power generator). */
 const QUALIFIER_ELSEWHERE_SHARE = 0.5;
 
@@ -217,15 +243,25 @@ const QUALIFIER_ELSEWHERE_SHARE = 0.5;
  * divisions ("refrigerated", "safety") says nothing of the kind and leaves the head's readings be;
  * so does one that only ever names a kind by itself.
  */
-function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource, confidence: number): Concept[] {
+function byQualifier(
+	phrase: string,
+	concepts: Concept[],
+	source: ConceptSource,
+	confidence: number,
+	context: CatalogContext = NO_CONTEXT,
+): Concept[] {
 	const words = labelTermsOf(phrase);
 	const head = words.at(-1);
 	const qualifier = words.at(-2);
 	if (head === undefined || qualifier === undefined) return concepts;
 	const divisions = goodsDivisionsOfStem(qualifier);
 	const division = divisions.size === 1 ? [...divisions][0] : undefined;
-	// A head whose labels all lie in one division ("microphones") is not ambiguous, whatever its qualifier ("ceiling") says.
-	if (division === undefined || goodsDivisionsOfStem(head).size < 2 || concepts.some((c) => c.code.startsWith(division))) return concepts;
+	if (division === undefined || concepts.some((c) => c.code.startsWith(division))) return concepts;
+	// A head whose labels all lie in one division ("microphones") is not ambiguous, whatever its qualifier ("ceiling") says; unless
+	// the qualifier's division is the company's own line of goods ("electrosurgical" pencil in a medical catalog).
+	if (goodsDivisionsOfStem(head).size < 2 && context.share(division) < CATALOG_LINE) return concepts;
+	// Nor does a qualifier read the product out of its company's line into a division none of its products is in ("bedside" monitor is no cabinet).
+	if (context.share(division) === 0 && concepts.some((c) => context.share(c.code.slice(0, 2)) >= CATALOG_LINE)) return concepts;
 	const own = cpvCodesForStems([qualifier], "en", { limit: 2, mustHold: qualifier })
 		// A qualifier that is a kind by itself ("signage display", "copper pipe") says what the head shows or is made of, not which of its kinds it is.
 		.filter((h) => h.code.startsWith(division) && h.coverage < 1)
@@ -325,6 +361,24 @@ function fromHeadLabels(
 		confidence: (confidence * share) / Math.sqrt(chosen.length),
 		from: `"${head}" (the labels it ${best.headed ? "heads" : "is in"}, by the product's words ${h.matched.join(" ")})`,
 	}));
+}
+
+/**
+ * A phrase whose last noun the labels do not know ("Gradient PCR thermal cycler") may still name,
+ * before it, a kind of several words whose label it holds ("polymerase chain reaction equipment":
+ * what the product is a kind of). A single word before an unknown head ("cargo" e-bike, "thin"
+ * client) says too little, and is not read.
+ */
+function fromQualifiers(phrase: string, source: ConceptSource, confidence: number): Concept[] {
+	return cpvCodesForText(phrase, "en", { limit: 2 })
+		.filter((h) => h.matched.length >= 2 && goodsDivision(h.code))
+		.map((h) => ({
+			code: h.code,
+			depth: cpvDepth(h.code),
+			source,
+			confidence: confidence * HEAD_FALLBACK_SHARE * Math.min(1, h.coverage),
+			from: `"${h.matched.join(" ")}" (before a head the labels do not know)`,
+		}));
 }
 
 /** The words of an English phrase that can name a kind of goods, in order. */

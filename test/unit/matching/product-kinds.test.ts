@@ -36,6 +36,19 @@ describe("a product's kind where its phrase names no label", () => {
 		expect(read(uncoded("Acme X50 thermal cycler")).some((c) => c.code.startsWith("4411"))).toBe(false);
 	});
 
+	it("reads a kind of several words named before a head the labels do not know ('PCR thermal cycler')", () => {
+		const cycler = read(uncoded("Acme X50 thermal cycler", "Gradient PCR thermal cycler with silver block."));
+		expect(at(cycler, "3895")).toBeGreaterThan(0);
+		expect(at(cycler, "3895")).toBeLessThan(0.5);
+	});
+
+	it("reads a description's first clause up to what the product does ('... monitor that doubles as a module')", () => {
+		const monitor = read(
+			uncoded("Acme X3 transport monitor", "Compact transport and bedside monitor that doubles as a multi-measurement module."),
+		);
+		expect(monitor.some((c) => c.code.startsWith("3173"))).toBe(false);
+	});
+
 	it("leaves a product that its codes or its phrase already place alone", () => {
 		const laptop = uncoded("Acme 14 business laptop", "", { commodityCodes: ["43211503"] });
 		const cs = productProfile(laptop).concepts;
@@ -95,6 +108,19 @@ describe("the catalog settles what a product's words leave open", () => {
 		// A notice coded only as laboratory ultrasound disintegrators no longer retrieves it.
 		const disintegrators = notice({ title: "", description: "", items: [], categories: [{ scheme: "CPV", code: "38436700" }] });
 		expect(index.candidatesForNotice(disintegrators).map((c) => c.product.productId)).not.toContain(us.productId);
+	});
+
+	it("lets a qualifier of the company's own line say which kind a head of another division is, in every phrase", () => {
+		const pencil = (tenantId: string) =>
+			uncoded("Acme rocker switch pencil", "Single-use electrosurgical pencil (diathermy pen) with blade electrode.", { tenantId });
+		const alone = pencil("kinds-pencil-alone");
+		const index = new ProductIndex();
+		const inCatalog = pencil("kinds-pencil-medical");
+		for (const p of [inCatalog, ...medical("kinds-pencil-medical")]) index.upsert(p);
+		const stationery = (p: ProductView) => at(productProfile(p).concepts, "30192");
+		expect(at(productProfile(alone).concepts, "33161")).toBe(0);
+		expect(at(productProfile(inCatalog).concepts, "33161")).toBeGreaterThan(0);
+		expect(stationery(inCatalog)).toBeLessThan(stationery(alone));
 	});
 
 	it("trusts less a lone word read into a division none of a specialised catalog's products is in", () => {
