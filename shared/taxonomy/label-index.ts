@@ -335,11 +335,19 @@ export function headStems(stem: string): string[] {
 	const idx = indexFor("en");
 	const own = expand(stem, idx, false);
 	if (own.length > 0 || stem.length < NEAR_STEM_MIN) return own;
-	const near: string[] = [];
-	for (const s of idx.postings.keys())
-		if (s.length > stem.length && s.length - stem.length <= NEAR_STEM_EXTRA && s.startsWith(stem)) near.push(s);
-	return near;
+	if (!nearStems) {
+		// Each label stem under the beginnings it has a letter or two to spare over: a product's words are looked up, not scanned for.
+		nearStems = new Map();
+		for (const s of idx.postings.keys())
+			for (let cut = 1; cut <= NEAR_STEM_EXTRA && s.length - cut >= NEAR_STEM_MIN; cut++) {
+				const begin = s.slice(0, -cut);
+				nearStems.set(begin, [...(nearStems.get(begin) ?? []), s]);
+			}
+	}
+	return nearStems.get(stem) ?? [];
 }
+
+let nearStems: Map<string, string[]> | null = null;
 
 export interface HeadLabelHit {
 	code: string;
