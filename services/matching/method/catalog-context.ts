@@ -80,3 +80,17 @@ export function catalogOf(tenantId: string): CatalogKinds | undefined {
 
 /** No catalog known: every share is 0, so nothing is settled by it. */
 export const NO_CONTEXT: CatalogContext = { share: () => 0, largest: () => 0 };
+
+/** A context that tells `onAsk` when it is asked anything (a profile whose concepts asked must follow its catalog). */
+export function noting(context: CatalogContext | undefined, onAsk: () => void): CatalogContext {
+	return {
+		share: (prefix) => {
+			onAsk();
+			return context?.share(prefix) ?? 0;
+		},
+		largest: (digits) => {
+			onAsk();
+			return context?.largest(digits) ?? 0;
+		},
+	};
+}

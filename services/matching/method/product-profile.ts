@@ -1,5 +1,5 @@
 import { type Code, parseCode } from "./codes.ts";
-import { type CatalogContext, catalogOf } from "./catalog-context.ts";
+import { type CatalogContext, catalogOf, noting } from "./catalog-context.ts";
 import { type Concept, ownKinds, productConcepts } from "./concepts.ts";
 import { type ModelKeys, compactKey, keyStrength, modelKeys } from "./model-number.ts";
 import { oemAliases, oemWords } from "./oem.ts";
@@ -142,16 +142,14 @@ export function buildProductProfile(view: ProductView, context?: CatalogContext)
 	const lineIds = lineIdentifiers(view.name, oem).filter((k) => k !== model.full && k !== compactKey(view.oemName));
 	// Its own kinds are what it says without its catalog: read again without it only when the catalog was asked.
 	let asked = false;
-	const concepts = productConcepts(view, codes, serviceLike, {
-		share: (prefix) => {
+	const concepts = productConcepts(
+		view,
+		codes,
+		serviceLike,
+		noting(context, () => {
 			asked = true;
-			return context?.share(prefix) ?? 0;
-		},
-		largest: (digits) => {
-			asked = true;
-			return context?.largest(digits) ?? 0;
-		},
-	});
+		}),
+	);
 
 	return {
 		view,
@@ -196,18 +194,10 @@ export function productProfile(view: ProductView): ProductProfile {
 	const version = catalog?.version ?? 0;
 	let c = cache.get(view);
 	if (c && (!c.asked || (c.catalog === catalog && c.version === version))) return c.profile;
-	const inner = catalog?.contextFor(view.productId);
 	let asked = false;
-	const context: CatalogContext = {
-		share: (prefix) => {
-			asked = true;
-			return inner?.share(prefix) ?? 0;
-		},
-		largest: (digits) => {
-			asked = true;
-			return inner?.largest(digits) ?? 0;
-		},
-	};
+	const context = noting(catalog?.contextFor(view.productId), () => {
+		asked = true;
+	});
 	const profile = c
 		? { ...c.profile, concepts: productConcepts(view, c.profile.codes, c.profile.serviceLike, context) }
 		: buildProductProfile(view, context);
