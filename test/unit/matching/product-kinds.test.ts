@@ -49,6 +49,14 @@ describe("a product's kind where its phrase names no label", () => {
 		expect(monitor.some((c) => c.code.startsWith("3173"))).toBe(false);
 	});
 
+	it("retrieves such a product from the index by its kind: a notice in another language that only names the kind", () => {
+		const index = new ProductIndex();
+		const display = uncoded("Acme Board X86 interactive display", "86-inch interactive display for classrooms.", { tenantId: "kinds-av" });
+		index.upsert(display);
+		const flat = notice({ title: "Lieferung von Flachbildschirmen", description: "", items: [], categories: [], language: "de" });
+		expect(index.candidatesForNotice(flat).map((c) => c.product.productId)).toContain(display.productId);
+	});
+
 	it("leaves a product that its codes or its phrase already place alone", () => {
 		const laptop = uncoded("Acme 14 business laptop", "", { commodityCodes: ["43211503"] });
 		const cs = productProfile(laptop).concepts;
