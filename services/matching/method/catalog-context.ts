@@ -19,15 +19,26 @@ export class CatalogKinds {
 	/** Changes whenever a product's kinds do: profiles that asked the context read it again. */
 	version = 0;
 
+	/** The product whose change made the current version: what it sees of its catalog (the others) did not change. */
+	lastChanged: string | null = null;
+
 	set(productId: string, groups: readonly string[]): void {
 		const before = this.kinds.get(productId);
 		if (before && before.length === groups.length && before.every((g, i) => g === groups[i])) return;
 		this.kinds.set(productId, groups);
 		this.version++;
+		this.lastChanged = productId;
 	}
 
 	remove(productId: string): void {
-		if (this.kinds.delete(productId)) this.version++;
+		if (!this.kinds.delete(productId)) return;
+		this.version++;
+		this.lastChanged = productId;
+	}
+
+	/** Whether what a product sees of its catalog is still as it was at a version. */
+	sameFor(productId: string, version: number): boolean {
+		return version === this.version || (version === this.version - 1 && this.lastChanged === productId);
 	}
 
 	/** The context one product sees: the company's other products. */

@@ -152,8 +152,12 @@ export function productConcepts(
 	// A description's first clause ends where it says what the product does ("... monitor that doubles as a module").
 	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b|\bthat\b|\bwhich\b|\bincluding\b/i)[0] ?? "";
 	// What the product says of itself anywhere (name, description, specs) chooses among its head's labels when its phrase names none.
-	const specs = p.specs.map((s) => `${s.key.replace(/[_.]/g, " ")} ${s.value}`).join("; ");
-	const ownStems = termsOf([p.name, p.description ?? "", specs].join("\n"), "en");
+	const specs = () => p.specs.map((s) => `${s.key.replace(/[_.]/g, " ")} ${s.value}`).join("; ");
+	let stems: string[] | null = null;
+	const ownStems = () => {
+		stems ??= termsOf([p.name, p.description ?? "", specs()].join("\n"), "en");
+		return stems;
+	};
 	const read = (phrase: string, source: ConceptSource, confidence: number) =>
 		byQualifier(phrase, fromText(phrase, ["en"], source, confidence, 2, productHeadOf(phrase)), source, confidence, context);
 	out.push(...read(name, "name", 0.9));
@@ -167,7 +171,7 @@ export function productConcepts(
 			const head = phrase ? lastNounOf(phrase) : undefined;
 			const found =
 				head !== undefined
-					? fromHeadLabels(head, ownStems, source, confidence, context)
+					? fromHeadLabels(head, ownStems(), source, confidence, context)
 					: phrase
 						? fromQualifiers(phrase, source, confidence)
 						: [];
@@ -257,11 +261,6 @@ function byQualifier(
 	const divisions = goodsDivisionsOfStem(qualifier);
 	const division = divisions.size === 1 ? [...divisions][0] : undefined;
 	if (division === undefined || concepts.some((c) => c.code.startsWith(division))) return concepts;
-	// A head whose labels all lie in one division ("microphones") is not ambiguous, whatever its qualifier ("ceiling") says; unless
-	// the qualifier's division is the company's own line of goods ("electrosurgical" pencil in a medical catalog).
-	if (goodsDivisionsOfStem(head).size < 2 && context.share(division) < CATALOG_LINE) return concepts;
-	// Nor does a qualifier read the product out of its company's line into a division none of its products is in ("bedside" monitor is no cabinet).
-	if (context.share(division) === 0 && concepts.some((c) => context.share(c.code.slice(0, 2)) >= CATALOG_LINE)) return concepts;
 	const own = cpvCodesForStems([qualifier], "en", { limit: 2, mustHold: qualifier })
 		// A qualifier that is a kind by itself ("signage display", "copper pipe") says what the head shows or is made of, not which of its kinds it is.
 		.filter((h) => h.code.startsWith(division) && h.coverage < 1)
@@ -275,6 +274,11 @@ function byQualifier(
 			}),
 		);
 	if (own.length === 0) return concepts;
+	// A head whose labels all lie in one division ("microphones") is not ambiguous, whatever its qualifier ("ceiling") says; unless
+	// the qualifier's division is the company's own line of goods ("electrosurgical" pencil in a medical catalog).
+	if (goodsDivisionsOfStem(head).size < 2 && context.share(division) < CATALOG_LINE) return concepts;
+	// Nor does a qualifier read the product out of its company's line into a division none of its products is in ("bedside" monitor is no cabinet).
+	if (context.share(division) === 0 && concepts.some((c) => context.share(c.code.slice(0, 2)) >= CATALOG_LINE)) return concepts;
 	const lone = (c: Concept) => !c.from.includes(" ");
 	return [...concepts.map((c) => (lone(c) ? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE } : c)), ...own];
 }

@@ -140,16 +140,17 @@ export function buildProductProfile(view: ProductView, context?: CatalogContext)
 	const serviceLike =
 		[...heads].some((h) => SERVICE_HEADS.has(h)) || codes.some((c) => c.scheme === "UNSPSC" && Number(c.code.slice(0, 2)) >= 70);
 	const lineIds = lineIdentifiers(view.name, oem).filter((k) => k !== model.full && k !== compactKey(view.oemName));
-	// Its own kinds are what it says without its catalog: read again without it only when the catalog was asked.
+	// Its own kinds are what it says without its catalog; read again with its catalog only where that was asked (whatever the answers, the same questions are asked).
 	let asked = false;
-	const concepts = productConcepts(
+	const contextFree = productConcepts(
 		view,
 		codes,
 		serviceLike,
-		noting(context, () => {
+		noting(undefined, () => {
 			asked = true;
 		}),
 	);
+	const concepts = asked && context ? productConcepts(view, codes, serviceLike, context) : contextFree;
 
 	return {
 		view,
@@ -167,7 +168,7 @@ export function buildProductProfile(view: ProductView, context?: CatalogContext)
 		quantities: extractQuantities(fullText),
 		codes,
 		concepts,
-		ownKinds: ownKinds(asked ? productConcepts(view, codes, serviceLike) : concepts),
+		ownKinds: ownKinds(contextFree),
 		serviceLike,
 		refurbished: /\b(?:refurbished|remanufactured|reconditioned|recertified|renewed|pre-owned|used)\b/i.test(
 			`${view.name} ${view.description ?? ""}`,
@@ -193,7 +194,7 @@ export function productProfile(view: ProductView): ProductProfile {
 	const catalog = catalogOf(view.tenantId);
 	const version = catalog?.version ?? 0;
 	let c = cache.get(view);
-	if (c && (!c.asked || (c.catalog === catalog && c.version === version))) return c.profile;
+	if (c && (!c.asked || (c.catalog === catalog && (catalog === undefined || catalog.sameFor(view.productId, c.version))))) return c.profile;
 	let asked = false;
 	const context = noting(catalog?.contextFor(view.productId), () => {
 		asked = true;
