@@ -64,8 +64,9 @@ function labelAcronyms(label: string, lang: Language, into: Map<string, string[]
 		const spelled = words.slice(-letters.length);
 		if (spelled.map((w) => w[0]?.toLowerCase()).join("") !== letters) continue;
 		const stems = termsOf(spelled.join(" "), lang as TextLanguage);
+		// An acronym the stemmer would change is another word's stem too ("ILS" -> "il", as the state in "Chicago, IL").
 		const key = termsOf(letters, lang as TextLanguage)[0];
-		if (key && stems.length > 0 && !into.has(key)) into.set(key, stems);
+		if (key === letters && stems.length > 0 && !into.has(key)) into.set(key, stems);
 	}
 }
 
@@ -155,7 +156,14 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 	const { minCoverage = 0.6, minWeight = 4, limit = 3, mustHold } = query;
 	const idx = indexFor(lang);
 	const found = new Set<string>();
-	for (const s of stems) for (const x of expand(s, idx)) found.add(x);
+	const textStems = new Set(stems);
+	// The words an acronym stands for count together, not one by one ("USB" is no "serial" publication).
+	const spelledOnly = new Map<string, string[]>();
+	for (const s of textStems) {
+		const xs = expand(s, idx);
+		for (const x of xs) found.add(x);
+		if (idx.acronyms.has(s)) for (const x of xs) if (!textStems.has(x)) spelledOnly.set(x, xs);
+	}
 	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx, false));
 	if (required !== null && required.size === 0) return [];
 	const seen = new Set<number>();
@@ -167,6 +175,7 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 			const e = idx.entries[i];
 			if (!e) continue;
 			const matched = e.stems.filter((x) => found.has(x));
+			if (matched.every((x) => spelledOnly.get(x)?.some((y) => !e.stems.includes(y)))) continue;
 			if (required !== null && !matched.some((x) => required.has(x))) continue;
 			// A service label needs a word of the text that says service: "port management services" is not "24-port managed switches".
 			if (e.service && !matched.some((x) => idx.serviceWords.has(x))) continue;

@@ -67,6 +67,10 @@ describe("a product's kind where its phrase names no label", () => {
 describe("what the labels spell", () => {
 	it("reads a label's bracketed acronym as the words it stands for ('PCR')", () => {
 		expect(cpvCodesForText("Real-Time PCR System", "en")[0]?.code).toBe("38951000");
+		// Its words count together, not one by one; an acronym the stemmer would change ("ILS" -> "il") is not one.
+		expect(cpvCodesForText("USB sticks", "en").some((h) => h.code.startsWith("2221"))).toBe(false);
+		expect(cpvCodesForText("Real-Time PCR System", "en").some((h) => h.code.startsWith("4454"))).toBe(false);
+		expect(cpvCodesForText("Office supplies, Chicago, IL", "en").some((h) => h.code.startsWith("3496"))).toBe(false);
 		const qpcr = read(uncoded("Acme Q5 Real-Time PCR System, 96-well"));
 		expect(at(qpcr, "38951")).toBeGreaterThan(0.5);
 	});
