@@ -34,6 +34,8 @@ interface LabelIndex {
 	compoundTails: Set<string>;
 	/** Stems that by themselves say "a service" (most labels holding them are services: "servic", "repar", "hire"). */
 	serviceWords: Set<string>;
+	/** An acronym a label spells out in brackets, as the stems of the words it stands for ("pcr" -> polymerase chain reaction). */
+	acronyms: Map<string, string[]>;
 }
 
 const COMPOUND_TAIL_MIN = 5;
@@ -47,12 +49,35 @@ function labelCore(label: string): string {
 	return label.replace(/\([^)]*\)/g, " ").split(/\bexcept\b|\bexcl\b/i)[0] ?? label;
 }
 
+const ACRONYM = /([\p{L}][\p{L}-]*(?:\s+[\p{L}][\p{L}-]*)*)\s*\((\p{Lu}{2,6})s?\)/gu;
+
+/**
+ * The acronyms a label spells out: "Polymerase Chain Reaction (PCR) equipment" says that "PCR" is
+ * those three words, so a text that writes only "PCR" names them. Only an acronym made of the
+ * initials of the words right before it counts ("(DVD)" after "digital versatile disc").
+ */
+function labelAcronyms(label: string, lang: Language, into: Map<string, string[]>): void {
+	for (const m of label.matchAll(ACRONYM)) {
+		const letters = (m[2] ?? "").toLowerCase();
+		const words = (m[1] ?? "").split(/[\s-]+/).filter(Boolean);
+		if (words.length < letters.length) continue;
+		const spelled = words.slice(-letters.length);
+		if (spelled.map((w) => w[0]?.toLowerCase()).join("") !== letters) continue;
+		const stems = termsOf(spelled.join(" "), lang as TextLanguage);
+		// An acronym the stemmer would change is another word's stem too ("ILS" -> "il", as the state in "Chicago, IL").
+		const key = termsOf(letters, lang as TextLanguage)[0];
+		if (key === letters && stems.length > 0 && !into.has(key)) into.set(key, stems);
+	}
+}
+
 function build(lang: Language): LabelIndex {
 	const entries: LabelEntry[] = [];
 	const df = new Map<string, number>();
+	const acronyms = new Map<string, string[]>();
 	for (const e of cpvEntries()) {
 		const label = e.labels[lang];
 		if (!label) continue;
+		labelAcronyms(label, lang, acronyms);
 		const stems = [...new Set(termsOf(labelCore(label), lang as TextLanguage))].filter((s) => !/^\d+$/.test(s));
 		if (stems.length === 0) continue;
 		const division = Number(e.code.slice(0, 2));
@@ -76,7 +101,9 @@ function build(lang: Language): LabelIndex {
 	for (const e of entries) if (e.service) for (const s of e.stems) serviceCount.set(s, (serviceCount.get(s) ?? 0) + 1);
 	const serviceWords = new Set<string>();
 	for (const [s, n] of serviceCount) if (n >= SERVICE_WORD_MIN_LABELS && n >= SERVICE_WORD_SHARE * (df.get(s) ?? n)) serviceWords.add(s);
-	return { entries, postings, idf, compoundTails, serviceWords };
+	// A word of the labels' own stays itself ("com" of "command" is no acronym).
+	for (const k of [...acronyms.keys()]) if (postings.has(k)) acronyms.delete(k);
+	return { entries, postings, idf, compoundTails, serviceWords, acronyms };
 }
 
 function indexFor(lang: Language): LabelIndex {
@@ -93,10 +120,14 @@ function indexFor(lang: Language): LabelIndex {
  * "microcentrifuge" is a centrifuge; the head of a Germanic compound comes last). Not the other
  * way round: a "faxswitch" is not any switch.
  */
-function expand(stem: string, idx: LabelIndex): string[] {
+function expand(stem: string, idx: LabelIndex, tails = true): string[] {
+	const spelled = idx.acronyms.get(stem);
+	if (spelled) return spelled;
 	const out = idx.postings.has(stem) ? [stem] : [];
 	// English Snowball keeps an "e" in the plural of a word ending in "s" that its singular lacks ("buses" -> "buse", "bus" -> "bus").
 	if (stem.endsWith("s") && idx.postings.has(`${stem}e`)) out.push(`${stem}e`);
+	// A word the labels know is itself, not also what its ending spells: an "ultrasound" scanner is no sound equipment.
+	if (!tails && out.length > 0) return out;
 	for (let i = 1; stem.length - i >= COMPOUND_TAIL_MIN; i++) {
 		const tail = stem.slice(i);
 		if (idx.compoundTails.has(tail)) {
@@ -125,8 +156,15 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 	const { minCoverage = 0.6, minWeight = 4, limit = 3, mustHold } = query;
 	const idx = indexFor(lang);
 	const found = new Set<string>();
-	for (const s of stems) for (const x of expand(s, idx)) found.add(x);
-	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx));
+	const textStems = new Set(stems);
+	// The words an acronym stands for count together, not one by one ("USB" is no "serial" publication).
+	const spelledOnly = new Map<string, string[]>();
+	for (const s of textStems) {
+		const xs = expand(s, idx);
+		for (const x of xs) found.add(x);
+		if (idx.acronyms.has(s)) for (const x of xs) if (!textStems.has(x)) spelledOnly.set(x, xs);
+	}
+	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx, false));
 	if (required !== null && required.size === 0) return [];
 	const seen = new Set<number>();
 	const hits: LabelHit[] = [];
@@ -137,6 +175,7 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 			const e = idx.entries[i];
 			if (!e) continue;
 			const matched = e.stems.filter((x) => found.has(x));
+			if (matched.every((x) => spelledOnly.get(x)?.some((y) => !e.stems.includes(y)))) continue;
 			if (required !== null && !matched.some((x) => required.has(x))) continue;
 			// A service label needs a word of the text that says service: "port management services" is not "24-port managed switches".
 			if (e.service && !matched.some((x) => idx.serviceWords.has(x))) continue;
@@ -313,4 +352,67 @@ export function kindOfHeadNoun(stem: string): { code: string; labels: number } |
 		if (n >= HEAD_KIND_SHARE * codes.length && n >= HEAD_KIND_MIN_LABELS) return { code: prefix.padEnd(8, "0"), labels: n };
 	}
 	return null;
+}
+
+/** Least length of a stem read as the beginning of a longer label stem ("dialys" of "dialyser" for "dialysi" of "dialysis"). */
+const NEAR_STEM_MIN = 5;
+/** At most this many letters more: Snowball's stems of one word's derivations differ in their ending only. */
+const NEAR_STEM_EXTRA = 2;
+
+/**
+ * The label stems an English head stem stands for: itself (or the label stem its compound ends
+ * with) when the labels know it, else the label stems it begins with a letter or two to spare.
+ * Snowball stems "dialyser" to "dialys" and "dialysis" to "dialysi": one kind, two stems.
+ */
+export function headStems(stem: string): string[] {
+	const idx = indexFor("en");
+	const own = expand(stem, idx, false);
+	if (own.length > 0 || stem.length < NEAR_STEM_MIN) return own;
+	if (!nearStems) {
+		// Each label stem under the beginnings it has a letter or two to spare over: a product's words are looked up, not scanned for.
+		nearStems = new Map();
+		for (const s of idx.postings.keys())
+			for (let cut = 1; cut <= NEAR_STEM_EXTRA && s.length - cut >= NEAR_STEM_MIN; cut++) {
+				const begin = s.slice(0, -cut);
+				nearStems.set(begin, [...(nearStems.get(begin) ?? []), s]);
+			}
+	}
+	return nearStems.get(stem) ?? [];
+}
+
+let nearStems: Map<string, string[]> | null = null;
+
+export interface HeadLabelHit {
+	code: string;
+	/** Share of the label's weight the text's stems (with the head's) cover. */
+	coverage: number;
+	/** The label names this kind: its head (last word before any "for") is the head stem. */
+	headed: boolean;
+	matched: string[];
+}
+
+/**
+ * The English goods labels that hold a head stem (`headStems`), with the share of each label's
+ * weight that a text's stems cover: what a product can be when its phrase names no label as a
+ * whole ("interactive display", "portable ultrasound system"). Labels the stem heads come first.
+ */
+export function labelsHoldingHead(head: string, textStems: Iterable<string>): HeadLabelHit[] {
+	const idx = indexFor("en");
+	const heads = headStems(head);
+	if (heads.length === 0) return [];
+	const found = new Set<string>(heads);
+	for (const s of textStems) for (const x of expand(s, idx)) found.add(x);
+	const headed = new Set(heads.flatMap((h) => labelHeadCodes(h)));
+	const seen = new Set<number>();
+	const out: HeadLabelHit[] = [];
+	for (const h of heads)
+		for (const i of idx.postings.get(h) ?? []) {
+			const e = idx.entries[i];
+			if (!e || e.service || seen.has(i)) continue;
+			seen.add(i);
+			const matched = e.stems.filter((x) => found.has(x));
+			const weight = matched.reduce((sum, x) => sum + (idx.idf.get(x) ?? 0), 0);
+			out.push({ code: e.code, coverage: e.total > 0 ? weight / e.total : 0, headed: headed.has(e.code), matched });
+		}
+	return out.sort((a, b) => Number(b.headed) - Number(a.headed) || b.coverage - a.coverage || (a.code < b.code ? -1 : 1));
 }

@@ -9,9 +9,12 @@ import {
 	cpvCodesForStems,
 	cpvCodesForText,
 	goodsDivisionsOfStem,
+	headStems,
 	kindOfHeadNoun,
+	labelsHoldingHead,
 	labelWordWeight,
 } from "../../../shared/taxonomy/label-index.ts";
+import { type CatalogContext, NO_CONTEXT } from "./catalog-context.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
 
@@ -138,26 +141,102 @@ function dedupe(concepts: Concept[]): Concept[] {
 const COMBINED_MAX = 0.95;
 
 /** A product's concepts: its codes, and what its name (and the first clause of its description) say it is. */
-export function productConcepts(p: ProductView, codes: readonly Code[], serviceLike: boolean): Concept[] {
+export function productConcepts(
+	p: ProductView,
+	codes: readonly Code[],
+	serviceLike: boolean,
+	context: CatalogContext = NO_CONTEXT,
+): Concept[] {
 	const out: Concept[] = [];
 	for (const c of codes) out.push(...fromCode(c));
 	// A label must name what the product is: the head (last content word) of its name's first clause, or of its description's.
 	const name = p.name.split(/,|;|\(|\bwith\b|\bfor\b/i)[0] ?? p.name;
-	out.push(...byQualifier(name, fromText(name, ["en"], "name", 0.9, 2, headOf(name)), "name", 0.9));
-	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b/i)[0] ?? "";
-	if (desc) out.push(...byQualifier(desc, fromText(desc, ["en"], "description", 0.6, 2, headOf(desc)), "description", 0.6));
+	// A description's first clause ends where it says what the product does ("... monitor that doubles as a module").
+	const desc = (p.description ?? "").split(/[.;,(]|\bwith\b|\bfor\b|\bthat\b|\bwhich\b|\bincluding\b/i)[0] ?? "";
+	// What the product says of itself anywhere (name, description, specs) chooses among its head's labels when its phrase names none.
+	const specs = () => p.specs.map((s) => `${s.key.replace(/[_.]/g, " ")} ${s.value}`).join("; ");
+	let stems: string[] | null = null;
+	const ownStems = () => {
+		stems ??= termsOf([p.name, p.description ?? "", specs()].join("\n"), "en");
+		return stems;
+	};
+	const read = (phrase: string, source: ConceptSource, confidence: number) =>
+		byQualifier(phrase, fromText(phrase, ["en"], source, confidence, 2, productHeadOf(phrase)), source, confidence, context);
+	out.push(...read(name, "name", 0.9));
+	if (desc) out.push(...read(desc, "description", 0.6));
+	// Only a product that nothing else says the kind of reads it from its head's labels: its name's head first, else its description's.
+	if (!out.some((c) => c.confidence >= FALLBACK_UNLESS && (serviceLike || goodsDivision(c.code))))
+		for (const [phrase, source, confidence] of [
+			[name, "name", 0.9],
+			[desc, "description", 0.6],
+		] as const) {
+			const head = phrase ? lastNounOf(phrase) : undefined;
+			const found =
+				head !== undefined
+					? fromHeadLabels(head, ownStems(), source, confidence, context)
+					: phrase
+						? fromQualifiers(phrase, source, confidence)
+						: [];
+			out.push(...found);
+			if (found.length > 0) break;
+		}
 	// The catalog's own codes say which division the product is in; a name read into another division is a misreading ("monitor").
 	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
-	return refineByText(
-		dedupe(
-			out.filter((c) => {
-				if (c.source === "code" || c.source === "crosswalk") return true;
-				if (!serviceLike && !goodsDivision(c.code)) return false;
-				return coded.size === 0 || coded.has(c.code.slice(0, 2));
-			}),
-		),
+	const kept = qualifiedElsewhere(out).filter((c) => {
+		if (c.source === "code" || c.source === "crosswalk") return true;
+		if (!serviceLike && !goodsDivision(c.code)) return false;
+		return coded.size === 0 || coded.has(c.code.slice(0, 2));
+	});
+	return refineByText(dedupe(coded.size === 0 ? awayFromCatalog(kept, context) : kept));
+}
+
+/**
+ * What a qualifier says of the head in one phrase holds for the head in the product's other phrases:
+ * "Single-use electrosurgical pencil" in the description makes the name's "rocker switch pencil"
+ * no more a stationery pencil than the description's (byQualifier halves only its own phrase's).
+ */
+function qualifiedElsewhere(concepts: Concept[]): Concept[] {
+	const qualified = concepts
+		.map((q) => ({ q, head: /\(the qualifier of "([^"]+)"\)$/.exec(q.from)?.[1] }))
+		.filter((x): x is { q: Concept; head: string } => x.head !== undefined);
+	if (qualified.length === 0) return concepts;
+	return concepts.map((c) =>
+		qualified.some(({ q, head }) => c.source !== q.source && c.from === `"${head}"` && c.code.slice(0, 2) !== q.code.slice(0, 2))
+			? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE }
+			: c,
 	);
 }
+
+/** A catalog whose largest CPV division holds this share of its products sells one line of goods. */
+const SPECIALISED = 0.6;
+/** A lone word's reading in a division none of such a catalog's other products is in is likely another kind of the word. */
+const AWAY_FROM_CATALOG_SHARE = 0.6;
+
+/**
+ * A lone word read into a division where none of a specialised catalog's other products is says
+ * less: "pencil" is stationery by its labels, but a company whose products are all medical sells an
+ * electrosurgical pencil. The reading stays (the word may mean it), weaker.
+ */
+function awayFromCatalog(concepts: Concept[], context: CatalogContext): Concept[] {
+	// The words a reading matched are the first quoted part of what it was read from ("dock" (the qualifier of "station")).
+	const lone = (c: Concept) => (c.source === "name" || c.source === "description") && !/^"[^"]* /.test(c.from);
+	if (!concepts.some(lone) || context.largest(2) < SPECIALISED) return concepts;
+	return concepts.map((c) =>
+		lone(c) && context.share(c.code.slice(0, 2)) === 0 ? { ...c, confidence: c.confidence * AWAY_FROM_CATALOG_SHARE } : c,
+	);
+}
+
+/** Readings sure enough to tell the catalog which groups a product is in. */
+const KIND_SURE = 0.5;
+
+/** The CPV groups (3 digits) a product is surely read into by itself (its concepts read without its catalog), for its catalog's tally. */
+export function ownKinds(contextFree: readonly Concept[]): string[] {
+	const groups = contextFree.filter((c) => c.confidence >= KIND_SURE && goodsDivision(c.code)).map((c) => c.code.slice(0, 3));
+	return [...new Set(groups)].sort();
+}
+
+/** A division that holds this share of a company's other products is its line of goods. */
+const CATALOG_LINE = 0.5;
 
 /** A head word's reading in another division than its qualifier's says little ("electrosurgical generator" is no power generator). */
 const QUALIFIER_ELSEWHERE_SHARE = 0.5;
@@ -170,15 +249,20 @@ const QUALIFIER_ELSEWHERE_SHARE = 0.5;
  * divisions ("refrigerated", "safety") says nothing of the kind and leaves the head's readings be;
  * so does one that only ever names a kind by itself.
  */
-function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource, confidence: number): Concept[] {
+function byQualifier(
+	phrase: string,
+	concepts: Concept[],
+	source: ConceptSource,
+	confidence: number,
+	context: CatalogContext = NO_CONTEXT,
+): Concept[] {
 	const words = labelTermsOf(phrase);
 	const head = words.at(-1);
 	const qualifier = words.at(-2);
 	if (head === undefined || qualifier === undefined) return concepts;
 	const divisions = goodsDivisionsOfStem(qualifier);
 	const division = divisions.size === 1 ? [...divisions][0] : undefined;
-	// A head whose labels all lie in one division ("microphones") is not ambiguous, whatever its qualifier ("ceiling") says.
-	if (division === undefined || goodsDivisionsOfStem(head).size < 2 || concepts.some((c) => c.code.startsWith(division))) return concepts;
+	if (division === undefined || concepts.some((c) => c.code.startsWith(division))) return concepts;
 	const own = cpvCodesForStems([qualifier], "en", { limit: 2, mustHold: qualifier })
 		// A qualifier that is a kind by itself ("signage display", "copper pipe") says what the head shows or is made of, not which of its kinds it is.
 		.filter((h) => h.code.startsWith(division) && h.coverage < 1)
@@ -192,6 +276,11 @@ function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource,
 			}),
 		);
 	if (own.length === 0) return concepts;
+	// A head whose labels all lie in one division ("microphones") is not ambiguous, whatever its qualifier ("ceiling") says; unless
+	// the qualifier's division is the company's own line of goods ("electrosurgical" pencil in a medical catalog).
+	if (goodsDivisionsOfStem(head).size < 2 && context.share(division) < CATALOG_LINE) return concepts;
+	// Nor does a qualifier read the product out of its company's line into a division none of its products is in ("bedside" monitor is no cabinet).
+	if (context.share(division) === 0 && concepts.some((c) => context.share(c.code.slice(0, 2)) >= CATALOG_LINE)) return concepts;
 	const lone = (c: Concept) => !c.from.includes(" ");
 	return [...concepts.map((c) => (lone(c) ? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE, ruledOut: true } : c)), ...own];
 }
@@ -203,6 +292,99 @@ function byQualifier(phrase: string, concepts: Concept[], source: ConceptSource,
  */
 function headOf(phrase: string): string | undefined {
 	return labelTermsOf(phrase).at(-1);
+}
+
+/** A product phrase's head: as `headOf`, a word whose stem only begins a label stem included ("haemodialyser" of "haemodialysis"). */
+function productHeadOf(phrase: string): string | undefined {
+	return termsOf(phrase, "en")
+		.filter(
+			(t) => /^[a-z]{3,}$/.test(t) && (labelWordWeight(t) >= HEAD_MIN_WEIGHT || (labelWordWeight(t) === 0 && headStems(t).length > 0)),
+		)
+		.at(-1);
+}
+
+/**
+ * The word a product phrase ends in, past figures, codes and words that end many labels without
+ * naming a kind ("system", "unit"), when the labels know it (or a stem it begins): "e-bike" or
+ * "thermal cycler" end in no such word and have no head to read, whatever word comes before.
+ */
+function lastNounOf(phrase: string): string | undefined {
+	const terms = termsOf(phrase, "en").filter((t) => /^[a-z]{3,}$/.test(t));
+	for (let i = terms.length - 1; i >= 0; i--) {
+		const t = terms[i] ?? "";
+		const w = labelWordWeight(t);
+		if (w >= HEAD_MIN_WEIGHT || (w === 0 && headStems(t).length > 0)) return t;
+		if (w === 0) return undefined;
+	}
+	return undefined;
+}
+
+/** A product that codes or names a kind at least this surely needs no reading from its head's labels. */
+const FALLBACK_UNLESS = 0.3;
+/** A reading from the head's labels alone, chosen by the product's other words, says less than a phrase that names a label. */
+const HEAD_FALLBACK_SHARE = 0.6;
+/** A label that only holds the head (it heads another kind: "Haemodialysis devices" of "haemodialyser") less than one it heads. */
+const HELD_ONLY_SHARE = 0.8;
+/** Labels within this share of the best one's fit are as likely. */
+const NEAR_BEST = 0.8;
+/** The catalog's division says less of a label than its group. */
+const DIVISION_AFFINITY = 0.5;
+
+/**
+ * When a product's phrase names no CPV label as a whole ("interactive display", "high-flux
+ * haemodialyser", "portable ultrasound system"), the labels its head word is in still say what it
+ * can be: those it heads first ("Flat panel displays"), else those it is in ("Haemodialysis devices",
+ * "Ultrasound scanners"); the product's own words (name, description, specs) choose among them as
+ * far as they cover each label. Two equally likely labels of one class read as that class; a
+ * reading so found is weaker than a label the phrase names.
+ */
+function fromHeadLabels(
+	head: string,
+	ownStems: readonly string[],
+	source: ConceptSource,
+	confidence: number,
+	context: CatalogContext,
+): Concept[] {
+	const hits = labelsHoldingHead(head, ownStems);
+	const headed = hits.some((h) => h.headed) ? hits.filter((h) => h.headed) : hits;
+	// The catalog's other products say which of them the company sells: a label in their group or division counts up to twice.
+	const affinity = (code: string) => Math.max(context.share(code.slice(0, 3)), DIVISION_AFFINITY * context.share(code.slice(0, 2)));
+	const pool = headed
+		.map((h) => ({ ...h, fit: h.coverage * (1 + affinity(h.code)) }))
+		.sort((a, b) => b.fit - a.fit || b.coverage - a.coverage || (a.code < b.code ? -1 : 1));
+	const best = pool[0];
+	if (!best) return [];
+	const near = pool.filter((h) => h.fit >= NEAR_BEST * best.fit);
+	// The kind the likely labels share, at least a class (4 digits); else the likeliest two.
+	let shared = best.code;
+	for (const h of near) while (!h.code.startsWith(shared)) shared = shared.slice(0, -1);
+	const chosen = shared.replace(/0+$/, "").length >= 4 ? [{ ...best, code: shared.padEnd(8, "0") }] : near.slice(0, 2);
+	const share = HEAD_FALLBACK_SHARE * (best.headed ? 1 : HELD_ONLY_SHARE) * LONE_WORD_SHARE;
+	return chosen.map((h) => ({
+		code: h.code,
+		depth: cpvDepth(h.code),
+		source,
+		confidence: (confidence * share) / Math.sqrt(chosen.length),
+		from: `"${head}" (the labels it ${best.headed ? "heads" : "is in"}, by the product's words ${h.matched.join(" ")})`,
+	}));
+}
+
+/**
+ * A phrase whose last noun the labels do not know ("Gradient PCR thermal cycler") may still name,
+ * before it, a kind of several words whose label it holds ("polymerase chain reaction equipment":
+ * what the product is a kind of). A single word before an unknown head ("cargo" e-bike, "thin"
+ * client) says too little, and is not read.
+ */
+function fromQualifiers(phrase: string, source: ConceptSource, confidence: number): Concept[] {
+	return cpvCodesForText(phrase, "en", { limit: 2 })
+		.filter((h) => h.matched.length >= 2 && goodsDivision(h.code))
+		.map((h) => ({
+			code: h.code,
+			depth: cpvDepth(h.code),
+			source,
+			confidence: confidence * HEAD_FALLBACK_SHARE * Math.min(1, h.coverage),
+			from: `"${h.matched.join(" ")}" (before a head the labels do not know)`,
+		}));
 }
 
 /** The words of an English phrase that can name a kind of goods, in order. */

@@ -1,8 +1,9 @@
 import { indexPrefixes } from "./codes.ts";
 import { conceptKeys } from "./concepts.ts";
 import { noticeProfile } from "./notice-profile.ts";
+import { CatalogKinds, registerCatalog } from "./catalog-context.ts";
 import { PostingIndex } from "./postings.ts";
-import { productProfile } from "./product-profile.ts";
+import { asksCatalog, productProfile } from "./product-profile.ts";
 import type { NoticeView, ProductView } from "./types.ts";
 
 // Stage 1 for a new or amended notice: which of a company's products could it be about? The
@@ -28,6 +29,12 @@ export interface ProductCandidate {
 
 export class ProductIndex {
 	private index = new PostingIndex<ProductView>();
+	/** Each company's tally of the kinds its products are read into (catalog-context.ts). */
+	private catalogs = new Map<string, CatalogKinds>();
+	/** Products whose concepts follow their catalog's other products. */
+	private following = new Map<string, ProductView>();
+	/** The version of each company's tally the following products' keys were last made at. */
+	private keyedAt = new Map<string, number>();
 
 	constructor(readonly options: { maxCandidates: number; minRetrieval: number } = { maxCandidates: 50, minRetrieval: 4 }) {}
 
@@ -42,11 +49,25 @@ export class ProductIndex {
 
 	/** Index (or re-index) a product; one that may not count is removed instead. */
 	upsert(product: ProductView): void {
+		let catalog = this.catalogs.get(product.tenantId);
+		if (!catalog) {
+			catalog = new CatalogKinds();
+			this.catalogs.set(product.tenantId, catalog);
+			registerCatalog(product.tenantId, catalog);
+		}
 		const p = productProfile(product);
 		if (p.excluded) {
-			this.index.remove(product.productId);
+			this.remove(product.productId, product.tenantId);
 			return;
 		}
+		catalog.set(product.productId, p.ownKinds);
+		this.put(product, catalog);
+	}
+
+	private put(product: ProductView, catalog: CatalogKinds): void {
+		const p = productProfile(product);
+		if (asksCatalog(product)) this.following.set(product.productId, product);
+		else this.following.delete(product.productId);
 		const keys: string[] = [];
 		for (const k of [p.model.full, p.model.base]) if (k) keys.push(`m:${k}`);
 		for (const k of [p.model.family, ...p.lineIds]) if (k) keys.push(`l:${k}`);
@@ -61,12 +82,25 @@ export class ProductIndex {
 		this.index.put(product.productId, product, keys);
 	}
 
-	remove(productId: string): void {
+	remove(productId: string, tenantId?: string): void {
+		const tenant = tenantId ?? this.index.get(productId)?.tenantId;
+		if (tenant !== undefined) this.catalogs.get(tenant)?.remove(productId);
+		this.following.delete(productId);
 		this.index.remove(productId);
+	}
+
+	/** Re-keys the products whose concepts follow their catalog, when it has changed since they were keyed. */
+	private follow(): void {
+		for (const [tenant, catalog] of this.catalogs) {
+			if (this.keyedAt.get(tenant) === catalog.version) continue;
+			for (const view of [...this.following.values()]) if (view.tenantId === tenant) this.put(view, catalog);
+			this.keyedAt.set(tenant, catalog.version);
+		}
 	}
 
 	/** The products a notice could be about, best first (bounded; never a scan of the whole catalog). */
 	candidatesForNotice(notice: NoticeView, limit = this.options.maxCandidates): ProductCandidate[] {
+		this.follow();
 		const n = noticeProfile(notice);
 		const probes = new Map<string, number>();
 		const put = (key: string, w: number) => probes.set(key, Math.max(probes.get(key) ?? 0, w));

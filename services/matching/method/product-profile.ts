@@ -1,5 +1,6 @@
 import { type Code, parseCode } from "./codes.ts";
-import { type Concept, productConcepts } from "./concepts.ts";
+import { type CatalogContext, catalogOf, noting } from "./catalog-context.ts";
+import { type Concept, ownKinds, productConcepts } from "./concepts.ts";
 import { type ModelKeys, compactKey, keyStrength, modelKeys } from "./model-number.ts";
 import { oemAliases, oemWords } from "./oem.ts";
 import { type Quantity, extractQuantities } from "./spec-numbers.ts";
@@ -34,8 +35,10 @@ export interface ProductProfile {
 	textSeq: string[];
 	quantities: Quantity[];
 	codes: Code[];
-	/** What kind of goods it is, as CPV codes (from its codes and its name). */
+	/** What kind of goods it is, as CPV codes (from its codes and its name; where they leave it open, its catalog's other products). */
 	concepts: Concept[];
+	/** The CPV groups it is surely read into by itself, for its catalog's tally (catalog-context.ts). */
+	ownKinds: string[];
 	/** A subscription, licence, support or other service item rather than goods. */
 	serviceLike: boolean;
 	refurbished: boolean;
@@ -103,7 +106,7 @@ export function lineIdentifiers(name: string, oem: Set<string>): string[] {
 	return [...out];
 }
 
-export function buildProductProfile(view: ProductView): ProductProfile {
+export function buildProductProfile(view: ProductView, context?: CatalogContext): ProductProfile {
 	let excluded: string | null = null;
 	if (view.status !== "active") excluded = "discontinued product";
 	else if (!view.partnerAuthorized) excluded = "partner no longer authorized";
@@ -137,6 +140,17 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 	const serviceLike =
 		[...heads].some((h) => SERVICE_HEADS.has(h)) || codes.some((c) => c.scheme === "UNSPSC" && Number(c.code.slice(0, 2)) >= 70);
 	const lineIds = lineIdentifiers(view.name, oem).filter((k) => k !== model.full && k !== compactKey(view.oemName));
+	// Its own kinds are what it says without its catalog; read again with its catalog only where that was asked (whatever the answers, the same questions are asked).
+	let asked = false;
+	const contextFree = productConcepts(
+		view,
+		codes,
+		serviceLike,
+		noting(undefined, () => {
+			asked = true;
+		}),
+	);
+	const concepts = asked && context ? productConcepts(view, codes, serviceLike, context) : contextFree;
 
 	return {
 		view,
@@ -153,7 +167,8 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 		textSeq: text.seq,
 		quantities: extractQuantities(fullText),
 		codes,
-		concepts: productConcepts(view, codes, serviceLike),
+		concepts,
+		ownKinds: ownKinds(contextFree),
 		serviceLike,
 		refurbished: /\b(?:refurbished|remanufactured|reconditioned|recertified|renewed|pre-owned|used)\b/i.test(
 			`${view.name} ${view.description ?? ""}`,
@@ -161,14 +176,39 @@ export function buildProductProfile(view: ProductView): ProductProfile {
 	};
 }
 
-const cache = new WeakMap<ProductView, ProductProfile>();
+interface Cached {
+	profile: ProductProfile;
+	/** Whether its concepts asked its catalog, and of which tally at which version. */
+	asked: boolean;
+	catalog: unknown;
+	version: number;
+}
 
-/** The profile of a product view, computed once per view object. */
+const cache = new WeakMap<ProductView, Cached>();
+
+/**
+ * The profile of a product view, computed once per view object; its concepts again when they
+ * asked its catalog's other products (catalog-context.ts) and that catalog has changed since.
+ */
 export function productProfile(view: ProductView): ProductProfile {
-	let p = cache.get(view);
-	if (!p) {
-		p = buildProductProfile(view);
-		cache.set(view, p);
-	}
-	return p;
+	const catalog = catalogOf(view.tenantId);
+	const version = catalog?.version ?? 0;
+	let c = cache.get(view);
+	if (c && (!c.asked || (c.catalog === catalog && (catalog === undefined || catalog.sameFor(view.productId, c.version))))) return c.profile;
+	let asked = false;
+	const context = noting(catalog?.contextFor(view.productId), () => {
+		asked = true;
+	});
+	const profile = c
+		? { ...c.profile, concepts: productConcepts(view, c.profile.codes, c.profile.serviceLike, context) }
+		: buildProductProfile(view, context);
+	c = { profile, asked, catalog, version };
+	cache.set(view, c);
+	return profile;
+}
+
+/** Whether a product's concepts depend on its catalog's other products (its index keys must follow them). */
+export function asksCatalog(view: ProductView): boolean {
+	productProfile(view);
+	return cache.get(view)?.asked ?? false;
 }
