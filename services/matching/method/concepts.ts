@@ -203,17 +203,21 @@ function headOf(phrase: string): string | undefined {
 	return labelTermsOf(phrase).at(-1);
 }
 
-/** The words of an English phrase that can name a kind of goods, in order. */
-function labelTermsOf(phrase: string): string[] {
-	return termsOf(phrase, "en").filter((t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t) >= HEAD_MIN_WEIGHT);
+/** The words of a phrase that can name a kind of goods, in order (a reference in brackets names none). */
+function labelTermsOf(phrase: string, lang: CpvLanguage = "en"): string[] {
+	return termsOf(phrase.replace(/\([^)]*\)/g, " "), lang as TextLanguage).filter(
+		(t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t, lang) >= HEAD_MIN_WEIGHT,
+	);
 }
 
 const HEAD_MIN_WEIGHT = 4;
 
 const MAX_ITEMS = 40;
 
+/** What a notice's title says it buys, read through the labels. */
+const TITLE_CONFIDENCE = 0.9;
 /** A bare head noun reads as the kind its labels share, as surely as one word reads a label. */
-const HEAD_KIND_CONFIDENCE = 0.9 * LONE_WORD_SHARE;
+const HEAD_KIND_CONFIDENCE = TITLE_CONFIDENCE * LONE_WORD_SHARE;
 
 /**
  * An English title that names no label but ends in a noun many labels end in ("NMSO - COMPUTERS",
@@ -223,12 +227,15 @@ function fromHeadNoun(title: string): Concept[] {
 	const head = headOf(title.replace(/\([^)]*\)/g, " "));
 	const kind = head === undefined ? null : kindOfHeadNoun(head);
 	if (!kind) return [];
+	// A title that is nothing but the noun ("NMSO - COMPUTERS") buys that kind as surely as a title names a label; one
+	// that qualifies it with other words ("High Performance Computing") buys some of it.
+	const only = labelTermsOf(title).every((t) => t === head);
 	return [
 		{
 			code: kind.code,
 			depth: cpvDepth(kind.code),
 			source: "title",
-			confidence: HEAD_KIND_CONFIDENCE,
+			confidence: only ? TITLE_CONFIDENCE : HEAD_KIND_CONFIDENCE,
 			from: `"${head}" (the kind its labels share)`,
 		},
 	];
@@ -251,7 +258,7 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 		for (const x of fromCode(c)) out.push(i === 0 ? x : { ...x, confidence: x.confidence * FURTHER_CODE_SHARE });
 	});
 	const langs = labelLanguages(lang);
-	const title = fromLine(n.title, lang, langs, "title", 0.9, 3);
+	const title = fromLine(n.title, lang, langs, "title", TITLE_CONFIDENCE, 3);
 	out.push(...title);
 	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
 	for (const item of n.items.slice(0, MAX_ITEMS))

@@ -149,6 +149,21 @@ describe("what the words settle", () => {
 		expect(titled("Portable computers").map((x) => x.code)).not.toContain("30210000");
 	});
 
+	it("reads a title that is nothing but the head noun at a title's full confidence, a qualified one at a lone word's", () => {
+		const kind = (title: string) =>
+			noticeConcepts(notice({ title, description: "", items: [] }), [], "en").find((x) => x.code === "30210000")?.confidence ?? 0;
+		// "NMSO" and the reference in brackets name no goods: the title says only "computers".
+		expect(kind("NMSO - COMPUTERS (E60EJ-11000C/G)")).toBeCloseTo(0.9);
+		// "High performance" says which computers: some of the kind, not all of it.
+		expect(kind("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeLessThan(0.8);
+		expect(kind("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeGreaterThan(0);
+		const desktop = product({ name: "Dell OptiPlex 7010 Small Form Factor desktop", model: "OptiPlex 7010", commodityCodes: ["43211507"] });
+		const scored = (title: string) =>
+			scorePair(desktop, notice({ title, description: "", language: "en", categories: [{ scheme: "PSC", code: "7010" }], items: [] })).score;
+		expect(scored("NMSO - COMPUTERS (E60EJ-11000C/G)")).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		expect(scored("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
 	it("reads the group a notice's confident readings all fall in as one it buys in", () => {
 		const n = notice({
 			title: "AUDIO VISUAL EQUIPMENT (EH713-131969/A)",
