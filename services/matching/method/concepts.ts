@@ -46,7 +46,7 @@ export function cpvDepth(code: string): number {
 }
 
 // CPV supply divisions: a product is goods; a service code read from its name is a misreading.
-const goodsDivision = (code: string) => {
+export const goodsDivision = (code: string) => {
 	const d = Number(code.slice(0, 2));
 	return d < 45 || d === 48;
 };

@@ -434,5 +434,6 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		excluded: null,
 		matchedItems: [...items].sort((a, b) => a - b),
 		namedMatch: named,
+		containedKind: concept?.contains ? { notice: concept.notice.code, product: concept.product.code } : null,
 	};
 }

@@ -66,6 +66,30 @@ describe("company level", () => {
 		expect(r.score).toBeLessThanOrEqual(50);
 	});
 
+	it("adds a little for each further kind of the company's that the whole kind the notice buys includes", () => {
+		const vehicle = (name: string, code: string) =>
+			product({ oemName: "Toyota", name, model: name, description: "", commodityCodes: [code], specs: [] });
+		const fleet = [
+			vehicle("Toyota Corolla Touring Sports estate car", "25101503"),
+			vehicle("Toyota Hilux Double Cab pick-up", "25101507"),
+			vehicle("Mercedes-Benz Sprinter City minibus", "25101502"),
+		];
+		const buying = (title: string, description = "") =>
+			notice({ title, description, language: "en", categories: [{ scheme: "PSC", code: "2310" }], items: [] });
+		// "Vehicles" (PSC 2310, motor vehicles) includes the cars, the pick-ups and the minibuses.
+		const vehicles = buying("Vehicles (RFSO 20130430)");
+		const alone = Math.max(...fleet.map((p) => scorePair(p, vehicles).score));
+		const r = scoreNoticeForTenant(fleet, vehicles);
+		expect(r.score - alone).toBeGreaterThanOrEqual(3);
+		expect(r.rationale.find((e) => e.feature === "more_lines_covered")?.detail).toContain("more of the company's kinds");
+		// Where the notice's words name another kind (ambulances) the codes' breadth says nothing of what it buys.
+		const ambulances = buying("Vehicles (RFSO 20130431)", "Type III ambulances with stretcher mounts.");
+		const best = Math.max(...fleet.map((p) => scorePair(p, ambulances).score));
+		expect(scoreNoticeForTenant(fleet, ambulances).score).toBe(best);
+		// One kind alone adds nothing.
+		expect(scoreNoticeForTenant([fleet[0]!], vehicles).score).toBe(scorePair(fleet[0]!, vehicles).score);
+	});
+
 	it("is deterministic: same inputs, any product order, same result", () => {
 		const ps = [
 			product(),

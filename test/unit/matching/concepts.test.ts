@@ -159,7 +159,8 @@ describe("what the words settle", () => {
 		expect(kind("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeGreaterThan(0);
 		const desktop = product({ name: "Dell OptiPlex 7010 Small Form Factor desktop", model: "OptiPlex 7010", commodityCodes: ["43211507"] });
 		const scored = (title: string) =>
-			scorePair(desktop, notice({ title, description: "", language: "en", categories: [{ scheme: "PSC", code: "7010" }], items: [] })).score;
+			scorePair(desktop, notice({ title, description: "", language: "en", categories: [{ scheme: "PSC", code: "7010" }], items: [] }))
+				.score;
 		expect(scored("NMSO - COMPUTERS (E60EJ-11000C/G)")).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 		expect(scored("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeLessThan(DIGEST_MIN_SCORE);
 	});
