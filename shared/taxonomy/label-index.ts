@@ -93,16 +93,32 @@ function indexFor(lang: Language): LabelIndex {
  * "microcentrifuge" is a centrifuge; the head of a Germanic compound comes last). Not the other
  * way round: a "faxswitch" is not any switch.
  */
-function expand(stem: string, idx: LabelIndex): string[] {
+function expand(stem: string, idx: LabelIndex, lang: Language = "en"): string[] {
 	const out = idx.postings.has(stem) ? [stem] : [];
 	// English Snowball keeps an "e" in the plural of a word ending in "s" that its singular lacks ("buses" -> "buse", "bus" -> "bus").
 	if (stem.endsWith("s") && idx.postings.has(`${stem}e`)) out.push(`${stem}e`);
+	if (INFINITIVE_LIKE_PLURALS.has(lang)) out.push(...infinitiveLikeForms(stem, idx));
 	for (let i = 1; stem.length - i >= COMPOUND_TAIL_MIN; i++) {
 		const tail = stem.slice(i);
 		if (idx.compoundTails.has(tail)) {
 			out.push(tail);
 			break;
 		}
+	}
+	return out;
+}
+
+// Spanish and Portuguese Snowball cut a singular noun's ending that looks like an infinitive's ("catéter" -> "catet",
+// "láser" -> "las") but keep it in the plural ("catéteres" -> "cateter"): a text's singular and a label's plural (or
+// the other way round) then miss each other: a stem also stands for its other form where a label uses it.
+const INFINITIVE_LIKE_PLURALS = new Set<Language>(["es", "pt"]);
+const INFINITIVE_ENDINGS = ["er", "ar", "ir"];
+
+function infinitiveLikeForms(stem: string, idx: LabelIndex): string[] {
+	const out = INFINITIVE_ENDINGS.map((e) => `${stem}${e}`).filter((s) => idx.postings.has(s));
+	for (const e of INFINITIVE_ENDINGS) {
+		const cut = stem.slice(0, -e.length);
+		if (stem.endsWith(e) && cut.length >= MIN_LONE_STEM && idx.postings.has(cut)) out.push(cut);
 	}
 	return out;
 }
@@ -125,8 +141,8 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 	const { minCoverage = 0.6, minWeight = 4, limit = 3, mustHold } = query;
 	const idx = indexFor(lang);
 	const found = new Set<string>();
-	for (const s of stems) for (const x of expand(s, idx)) found.add(x);
-	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx));
+	for (const s of stems) for (const x of expand(s, idx, lang)) found.add(x);
+	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx, lang));
 	if (required !== null && required.size === 0) return [];
 	const seen = new Set<number>();
 	const hits: LabelHit[] = [];
@@ -174,7 +190,7 @@ export function isLabelWord(word: string, lang: Language = "en"): boolean {
 
 /** The label stems a lower-case word stands for (its own stem, or the label stem its compound ends with). */
 function labelStemsOf(word: string, lang: Language): string[] {
-	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang));
+	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang), lang);
 }
 
 /** How much a word says about a kind of goods: the rarity among CPV labels of the label stem it stands for (0 when no label uses it). */
@@ -187,7 +203,7 @@ export function labelWordWeight(word: string, lang: Language = "en"): number {
 export function goodsDivisionsOfStem(stem: string, lang: Language = "en"): Set<string> {
 	const idx = indexFor(lang);
 	const out = new Set<string>();
-	for (const s of expand(stem, idx))
+	for (const s of expand(stem, idx, lang))
 		for (const i of idx.postings.get(s) ?? []) {
 			const e = idx.entries[i];
 			if (e && !e.service) out.add(e.code.slice(0, 2));

@@ -35,6 +35,14 @@ describe("CPV labels as a dictionary", () => {
 		expect(cpvCodesForText("Toyota estate car", "en", { mustHold: "toyota" })).toEqual([]);
 	});
 
+	it("reads a Spanish or Portuguese singular whose stem loses an infinitive-like ending as its plural's label", () => {
+		// Snowball: "catéter" -> "catet", the label's "catéteres" -> "cateter".
+		expect(cpvCodesForText("CATETER PUNZOCAT CALIBRE NO. 18", "es")[0]?.code).toBe("33141200");
+		expect(cpvCodesForText("Catéteres", "es")[0]?.code).toBe("33141200");
+		// Other languages' stems are left as they are.
+		expect(cpvCodesForText("CATETER PUNZOCAT CALIBRE NO. 18", "en")).toEqual([]);
+	});
+
 	it("tells a title that opens with hire, leasing or upkeep in any language from one that buys", () => {
 		expect(opensWithServiceLead("Arrendamiento de bienes informáticos", "es")).toBe(true);
 		expect(opensWithServiceLead("Wartung der Notstromaggregate", "de")).toBe(true);
