@@ -3,12 +3,13 @@
 // (UNSPSC, PSC, NAICS through the crosswalks) and from the words of their name; notices from their
 // codes and from their title and item lines in the notice's own language, read through the CPV's
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
-import { detectLanguage, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
+import { detectLanguage, isStopword, purposeSplit, sentencesOf, termsOf, type TextLanguage, wordsOf } from "../../../shared/text/index.ts";
 import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import {
 	cpvCodesForStems,
 	cpvCodesForText,
 	goodsDivisionsOfStem,
+	isLabelWord,
 	kindOfHeadNoun,
 	labelWordWeight,
 } from "../../../shared/taxonomy/label-index.ts";
@@ -91,6 +92,29 @@ function fromText(
 	return out;
 }
 
+/**
+ * A text read through a neighbour language's labels (Norwegian through Danish and Swedish) without its own
+ * function words: Norwegian "skal" (shall) is no Swedish "skål" (bowl), "av" (of) no Danish noun.
+ */
+function inLabelLanguage(text: string, lang: TextLanguage, langs: readonly CpvLanguage[]): string {
+	if ((langs as readonly string[]).includes(lang)) return text;
+	return wordsOf(text)
+		.filter((w) => !isStopword(w, lang))
+		.map((w) => (lang === "no" ? danishSpelling(w, langs) : w))
+		.join(" ");
+}
+
+/**
+ * Norwegian spells with "s" the loanwords Danish and Swedish still write with "c" before e, i, y
+ * ("sykler", "sentrifuge", "sement": "cykler", "centrifuge", "cement"). A word no label uses is read in
+ * that spelling where a label does use it.
+ */
+function danishSpelling(word: string, langs: readonly CpvLanguage[]): string {
+	if (!/s[eiy]/.test(word) || langs.some((l) => isLabelWord(word, l))) return word;
+	const c = word.replace(/s(?=[eiy])/g, "c");
+	return langs.some((l) => isLabelWord(c, l)) ? c : word;
+}
+
 /** What a line's purpose (after "for", "para", "für" ...) names is what the goods are for, not what is bought ("batteries for pick-ups"). */
 const PURPOSE_SHARE = 0.4;
 const PURPOSE_LINE_WORDS = 15;
@@ -104,11 +128,11 @@ function fromLine(
 	confidence: number,
 	limit: number,
 ): Concept[] {
-	const whole = fromText(text, langs, source, confidence, limit);
+	const whole = fromText(inLabelLanguage(text, lang, langs), langs, source, confidence, limit);
 	// A long line (a list of lots) has many purposes; only a short one has one head.
 	const split = text.split(/\s+/).length <= PURPOSE_LINE_WORDS ? purposeSplit(text, lang) : null;
 	if (!split) return whole;
-	const head = fromText(split.head, langs, source, confidence, limit);
+	const head = fromText(inLabelLanguage(split.head, lang, langs), langs, source, confidence, limit);
 	if (head.length === 0) return whole;
 	const headCodes = new Set(head.map((c) => c.code));
 	return [...head, ...whole.filter((c) => !headCodes.has(c.code)).map((c) => ({ ...c, confidence: c.confidence * PURPOSE_SHARE }))];
@@ -264,7 +288,8 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	for (const item of n.items.slice(0, MAX_ITEMS))
 		if (item.description && item.description !== n.title) out.push(...fromLine(item.description, lang, langs, "item", 0.85, 2));
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
-	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3)) out.push(...fromText(s, langs, "description", 0.6, 2));
+	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3))
+		out.push(...fromText(inLabelLanguage(s, lang, langs), langs, "description", 0.6, 2));
 	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
 	const coded = out.filter((c) => c.source === "code");
 	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code)))

@@ -385,6 +385,18 @@ describe("matching across languages and schemes", () => {
 		);
 	});
 
+	it("reads Norwegian through Danish and Swedish labels without its function words, in their spelling", () => {
+		const read = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "no").map((c) => c.code);
+		// "skal" (shall) is a Norwegian function word, not the Swedish "skål" (bowl).
+		expect(read("Det skal anskaffes kontorstoler")).not.toContain("39221240");
+		// Norwegian "sykler" and "sentrifuger" are Danish and Swedish "cykler", "centrifuger".
+		expect(read("Rammeavtale om formidling av el-sykler").some((c) => c.startsWith("3443"))).toBe(true);
+		expect(read("Anskaffelse av sentrifuger til laboratoriet").some((c) => c.startsWith("4293"))).toBe(true);
+		// Other languages are read as written.
+		const danish = noticeConcepts(notice({ title: "Anskaffelse af sentrifuger", description: "", items: [] }), [], "da");
+		expect(danish.some((c) => c.code.startsWith("4293"))).toBe(false);
+	});
+
 	it("reads what a line buys before its purpose: batteries for pick-up trucks are not trucks", () => {
 		const concepts = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en");
 		const battery = (title: string) => concepts(title).find((c) => c.code.startsWith("3144"))?.confidence ?? 0;
