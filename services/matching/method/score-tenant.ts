@@ -1,4 +1,4 @@
-import { goodsDivision } from "./concepts.ts";
+import { containmentStrength, goodsDivision } from "./concepts.ts";
 import { noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { productProfile } from "./product-profile.ts";
 import { scorePair } from "./score-pair.ts";
@@ -40,6 +40,9 @@ function sameLine(a: string, b: string): boolean {
 	return a.slice(0, d) === b.slice(0, d);
 }
 
+/** A notice's kind this broad (containment strength, see concepts.ts: about 200 CPV codes under it) is an umbrella. */
+const UMBRELLA_BELOW = 0.85;
+
 /** A reading of the notice's words sure enough to say what it buys. */
 const WORD_READING_MIN = 0.5;
 
@@ -54,6 +57,8 @@ const WORD_READING_MIN = 0.5;
 function furtherKinds(notice: NoticeView, best: PairScore, pairs: readonly PairScore[]): string[] {
 	const whole = best.containedKind?.notice;
 	if (!best.containedKind || !whole) return [];
+	// An umbrella ("medical equipments", some 350 kinds) includes several kinds of any company in its field: it names none.
+	if (cpvDepth(whole) <= 4 && containmentStrength(whole.slice(0, cpvDepth(whole))) < UMBRELLA_BELOW) return [];
 	const words = noticeProfile(notice).concepts.filter(
 		(c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= WORD_READING_MIN && goodsDivision(c.code),
 	);

@@ -86,6 +86,25 @@ describe("company level", () => {
 		const ambulances = buying("Vehicles (RFSO 20130431)", "Type III ambulances with stretcher mounts.");
 		const best = Math.max(...fleet.map((p) => scorePair(p, ambulances).score));
 		expect(scoreNoticeForTenant(fleet, ambulances).score).toBe(best);
+		// An umbrella (medical equipments, some 350 kinds) includes several kinds of any company in its field and names none.
+		const medical = (name: string, code: string) =>
+			product({ oemName: "Medico", name, model: name, description: "", commodityCodes: [code], specs: [] });
+		const clinic = [
+			medical("Medico IV catheter", "42221501"),
+			medical("Medico first aid kit", "42172001"),
+			medical("Medico oxygen therapy unit", "42271702"),
+		];
+		const umbrella = notice({
+			title: "Medisinsk utstyr",
+			description: "",
+			language: "no",
+			categories: [{ scheme: "CPV", code: "33100000" }],
+			items: [],
+		});
+		expect(clinic.every((p) => scorePair(p, umbrella).containedKind?.notice === "33100000" && scorePair(p, umbrella).score >= 50)).toBe(
+			true,
+		);
+		expect(scoreNoticeForTenant(clinic, umbrella).score).toBe(Math.max(...clinic.map((p) => scorePair(p, umbrella).score)));
 		// One kind alone adds nothing.
 		expect(scoreNoticeForTenant([fleet[0]!], vehicles).score).toBe(scorePair(fleet[0]!, vehicles).score);
 	});
