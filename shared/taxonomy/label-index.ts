@@ -2,7 +2,7 @@
 // those languages to CPV codes (issue 16, item 3). A notice in German that buys "Laborzentrifugen"
 // and a catalog that sells "refrigerated microcentrifuges" in English land on the same codes.
 // Labels are matched by their stems (shared/text), weighted by how rare each stem is among labels.
-import { foldOf, stemOf, termsOf, type TextLanguage } from "../text/index.ts";
+import { foldOf, isStopword, stemOf, termsOf, type TextLanguage, wordsOf } from "../text/index.ts";
 import { cpvEntries, type Language } from "./index.ts";
 
 export interface LabelHit {
@@ -93,32 +93,16 @@ function indexFor(lang: Language): LabelIndex {
  * "microcentrifuge" is a centrifuge; the head of a Germanic compound comes last). Not the other
  * way round: a "faxswitch" is not any switch.
  */
-function expand(stem: string, idx: LabelIndex, lang: Language = "en"): string[] {
+function expand(stem: string, idx: LabelIndex): string[] {
 	const out = idx.postings.has(stem) ? [stem] : [];
 	// English Snowball keeps an "e" in the plural of a word ending in "s" that its singular lacks ("buses" -> "buse", "bus" -> "bus").
 	if (stem.endsWith("s") && idx.postings.has(`${stem}e`)) out.push(`${stem}e`);
-	if (INFINITIVE_LIKE_PLURALS.has(lang)) out.push(...infinitiveLikeForms(stem, idx));
 	for (let i = 1; stem.length - i >= COMPOUND_TAIL_MIN; i++) {
 		const tail = stem.slice(i);
 		if (idx.compoundTails.has(tail)) {
 			out.push(tail);
 			break;
 		}
-	}
-	return out;
-}
-
-// Spanish and Portuguese Snowball cut a singular noun's ending that looks like an infinitive's ("catéter" -> "catet",
-// "láser" -> "las") but keep it in the plural ("catéteres" -> "cateter"): a text's singular and a label's plural (or
-// the other way round) then miss each other: a stem also stands for its other form where a label uses it.
-const INFINITIVE_LIKE_PLURALS = new Set<Language>(["es", "pt"]);
-const INFINITIVE_ENDINGS = ["er", "ar", "ir"];
-
-function infinitiveLikeForms(stem: string, idx: LabelIndex): string[] {
-	const out = INFINITIVE_ENDINGS.map((e) => `${stem}${e}`).filter((s) => idx.postings.has(s));
-	for (const e of INFINITIVE_ENDINGS) {
-		const cut = stem.slice(0, -e.length);
-		if (stem.endsWith(e) && cut.length >= MIN_LONE_STEM && idx.postings.has(cut)) out.push(cut);
 	}
 	return out;
 }
@@ -137,12 +121,19 @@ export interface LabelQuery {
  * CPV codes whose label (in `lang`) the stems describe, best first. `stems` are folded stems of
  * the same language (shared/text termsOf). Ties go to the deeper code.
  */
-export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query: LabelQuery = {}): LabelHit[] {
+export function cpvCodesForStems(
+	stems: Iterable<string>,
+	lang: Language,
+	query: LabelQuery = {},
+	exact: readonly string[] = [],
+): LabelHit[] {
 	const { minCoverage = 0.6, minWeight = 4, limit = 3, mustHold } = query;
 	const idx = indexFor(lang);
 	const found = new Set<string>();
-	for (const s of stems) for (const x of expand(s, idx, lang)) found.add(x);
-	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx, lang));
+	for (const s of stems) for (const x of expand(s, idx)) found.add(x);
+	// Other forms of the text's words stand only for themselves, not for compounds' tails ("cateter" is no "teter").
+	for (const s of exact) if (idx.postings.has(s)) found.add(s);
+	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx));
 	if (required !== null && required.size === 0) return [];
 	const seen = new Set<number>();
 	const hits: LabelHit[] = [];
@@ -180,7 +171,32 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 
 /** The same for a text: its words are stemmed in `lang` first. */
 export function cpvCodesForText(text: string, lang: Language, query?: LabelQuery): LabelHit[] {
-	return cpvCodesForStems(termsOf(text, lang as TextLanguage), lang, query);
+	const stems = termsOf(text, lang as TextLanguage);
+	return cpvCodesForStems(stems, lang, query, INFINITIVE_LIKE.has(lang) ? otherNumberStems(text, lang) : []);
+}
+
+// Spanish and Portuguese Snowball cut from a singular noun an ending that looks like an infinitive's
+// ("catéter" -> "catet") but keep it in the plural ("catéteres" -> "cateter"): a text's singular and a
+// label's plural, or the other way round, miss each other. A word that lost such an ending also stands
+// for itself, and a stem that kept one for the stem of that stem, as the singular's.
+const INFINITIVE_LIKE = new Set<Language>(["es", "pt"]);
+const INFINITIVE_ENDINGS = ["er", "ar", "ir"];
+
+function otherNumberStems(text: string, lang: Language): string[] {
+	const out: string[] = [];
+	for (const w of wordsOf(text)) {
+		if (w.length < 5 || /\d/.test(w) || isStopword(w, lang as TextLanguage)) continue;
+		const word = foldOf(w);
+		const stem = foldOf(stemOf(w, lang as TextLanguage));
+		for (const e of INFINITIVE_ENDINGS) {
+			if (word === `${stem}${e}`) out.push(word);
+			if (stem.endsWith(e)) {
+				const singular = foldOf(stemOf(stem, lang as TextLanguage));
+				if (singular === stem.slice(0, -e.length)) out.push(singular);
+			}
+		}
+	}
+	return out;
 }
 
 /** Whether a lower-case word names something in the CPV's labels (itself or as the head of a compound): a word about goods or services, not a place, a reference or procedure wording. */
@@ -190,7 +206,7 @@ export function isLabelWord(word: string, lang: Language = "en"): boolean {
 
 /** The label stems a lower-case word stands for (its own stem, or the label stem its compound ends with). */
 function labelStemsOf(word: string, lang: Language): string[] {
-	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang), lang);
+	return expand(foldOf(stemOf(word, lang as TextLanguage)), indexFor(lang));
 }
 
 /** How much a word says about a kind of goods: the rarity among CPV labels of the label stem it stands for (0 when no label uses it). */
@@ -203,7 +219,7 @@ export function labelWordWeight(word: string, lang: Language = "en"): number {
 export function goodsDivisionsOfStem(stem: string, lang: Language = "en"): Set<string> {
 	const idx = indexFor(lang);
 	const out = new Set<string>();
-	for (const s of expand(stem, idx, lang))
+	for (const s of expand(stem, idx))
 		for (const i of idx.postings.get(s) ?? []) {
 			const e = idx.entries[i];
 			if (e && !e.service) out.add(e.code.slice(0, 2));

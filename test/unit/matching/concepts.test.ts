@@ -39,6 +39,12 @@ describe("CPV labels as a dictionary", () => {
 		// Snowball: "catéter" -> "catet", the label's "catéteres" -> "cateter".
 		expect(cpvCodesForText("CATETER PUNZOCAT CALIBRE NO. 18", "es")[0]?.code).toBe("33141200");
 		expect(cpvCodesForText("Catéteres", "es")[0]?.code).toBe("33141200");
+		// Only a word's own other form: "necesidad" is no "neceser" (toiletry bag), "tela" no "telar" (loom), and the
+		// other form is no compound whose tail is a label ("cateter" is no "tetera").
+		const codes = (text: string) => cpvCodesForText(text, "es", { limit: 10 }).map((h) => h.code);
+		expect(codes("REPUESTOS A NECESIDAD")).not.toContain("18929000");
+		expect(codes("TELA DE ALGODON")).not.toContain("42713000");
+		expect(codes("CATETER PUNZOCAT")).not.toContain("39711320");
 		// Other languages' stems are left as they are.
 		expect(cpvCodesForText("CATETER PUNZOCAT CALIBRE NO. 18", "en")).toEqual([]);
 	});
