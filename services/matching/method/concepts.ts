@@ -11,6 +11,7 @@ import {
 	goodsDivisionsOfStem,
 	isLabelWord,
 	kindOfHeadNoun,
+	type LabelHit,
 	labelWordWeight,
 } from "../../../shared/taxonomy/label-index.ts";
 import { type Code, parseCode } from "./codes.ts";
@@ -78,10 +79,13 @@ function fromText(
 	confidence: number,
 	limit: number,
 	mustHold?: string,
+	ofNotice = false,
 ): Concept[] {
 	const out: Concept[] = [];
+	// A notice's words are read as what they explain best (a product's name reads only labels that hold its head).
+	const read = ofNotice ? explained : (h: LabelHit[]) => h;
 	for (const lang of langs)
-		for (const h of cpvCodesForText(text, lang, { limit, mustHold }))
+		for (const h of read(cpvCodesForText(text, lang, { limit, mustHold })))
 			out.push({
 				code: h.code,
 				depth: cpvDepth(h.code),
@@ -115,6 +119,23 @@ function danishSpelling(word: string, langs: readonly CpvLanguage[]): string {
 	return langs.some((l) => isLabelWord(c, l)) ? c : word;
 }
 
+/**
+ * The readings a text's words are not better explained by: the same words read as a label they name only
+ * in part ("Seats for motor vehicles" of "motor vehicles", which names "Motor vehicles" in full), or some
+ * of them read into another division than the reading of all of them ("Motors" of "motor vehicles").
+ * Some of them read in the same division stay: "centrifuges" of "laboratory centrifuges" is their kind too.
+ */
+function explained(hits: LabelHit[]): LabelHit[] {
+	const within = (a: LabelHit, b: LabelHit) => a.matched.every((m) => b.matched.includes(m));
+	return hits.filter(
+		(h) =>
+			!hits.some((g) => {
+				if (g === h || !within(h, g) || g.coverage < h.coverage) return false;
+				return within(g, h) ? g.coverage > h.coverage : g.code.slice(0, 2) !== h.code.slice(0, 2);
+			}),
+	);
+}
+
 /** What a line's purpose (after "for", "para", "für" ...) names is what the goods are for, not what is bought ("batteries for pick-ups"). */
 const PURPOSE_SHARE = 0.4;
 const PURPOSE_LINE_WORDS = 15;
@@ -128,11 +149,11 @@ function fromLine(
 	confidence: number,
 	limit: number,
 ): Concept[] {
-	const whole = fromText(inLabelLanguage(text, lang, langs), langs, source, confidence, limit);
+	const whole = fromText(inLabelLanguage(text, lang, langs), langs, source, confidence, limit, undefined, true);
 	// A long line (a list of lots) has many purposes; only a short one has one head.
 	const split = text.split(/\s+/).length <= PURPOSE_LINE_WORDS ? purposeSplit(text, lang) : null;
 	if (!split) return whole;
-	const head = fromText(inLabelLanguage(split.head, lang, langs), langs, source, confidence, limit);
+	const head = fromText(inLabelLanguage(split.head, lang, langs), langs, source, confidence, limit, undefined, true);
 	if (head.length === 0) return whole;
 	const headCodes = new Set(head.map((c) => c.code));
 	return [...head, ...whole.filter((c) => !headCodes.has(c.code)).map((c) => ({ ...c, confidence: c.confidence * PURPOSE_SHARE }))];
@@ -289,7 +310,7 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 		if (item.description && item.description !== n.title) out.push(...fromLine(item.description, lang, langs, "item", 0.85, 2));
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
 	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3))
-		out.push(...fromText(inLabelLanguage(s, lang, langs), langs, "description", 0.6, 2));
+		out.push(...fromText(inLabelLanguage(s, lang, langs), langs, "description", 0.6, 2, undefined, true));
 	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
 	const coded = out.filter((c) => c.source === "code");
 	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code)))

@@ -163,6 +163,17 @@ describe("what the words settle", () => {
 		expect(titled("Portable computers").map((x) => x.code)).not.toContain("30210000");
 	});
 
+	it("reads a notice's words as the labels they explain best", () => {
+		const codes = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en").map((c) => c.code);
+		const vehicles = codes("Motor Vehicles for the Department of National Defence");
+		expect(vehicles).toContain("34100000");
+		// "Seats for motor vehicles" holds the same words and more; "Motors" reads some of them into another division.
+		expect(vehicles).not.toContain("34370000");
+		expect(vehicles).not.toContain("42111000");
+		// Some of the words read in the same division stay: laboratory centrifuges are centrifuges.
+		expect(codes("Laboratory centrifuges")).toEqual(expect.arrayContaining(["42931100", "42931000"]));
+	});
+
 	it("reads a title that is nothing but the head noun at a title's full confidence, a qualified one at a lone word's", () => {
 		const kind = (title: string) =>
 			noticeConcepts(notice({ title, description: "", items: [] }), [], "en").find((x) => x.code === "30210000")?.confidence ?? 0;
