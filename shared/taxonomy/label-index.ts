@@ -2,7 +2,7 @@
 // those languages to CPV codes (issue 16, item 3). A notice in German that buys "Laborzentrifugen"
 // and a catalog that sells "refrigerated microcentrifuges" in English land on the same codes.
 // Labels are matched by their stems (shared/text), weighted by how rare each stem is among labels.
-import { foldOf, stemOf, termsOf, type TextLanguage } from "../text/index.ts";
+import { foldOf, isStopword, stemOf, termsOf, type TextLanguage, wordsOf } from "../text/index.ts";
 import { cpvEntries, type Language } from "./index.ts";
 
 export interface LabelHit {
@@ -152,7 +152,12 @@ export interface LabelQuery {
  * CPV codes whose label (in `lang`) the stems describe, best first. `stems` are folded stems of
  * the same language (shared/text termsOf). Ties go to the deeper code.
  */
-export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query: LabelQuery = {}): LabelHit[] {
+export function cpvCodesForStems(
+	stems: Iterable<string>,
+	lang: Language,
+	query: LabelQuery = {},
+	exact: readonly string[] = [],
+): LabelHit[] {
 	const { minCoverage = 0.6, minWeight = 4, limit = 3, mustHold } = query;
 	const idx = indexFor(lang);
 	const found = new Set<string>();
@@ -164,6 +169,8 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 		for (const x of xs) found.add(x);
 		if (idx.acronyms.has(s)) for (const x of xs) if (!textStems.has(x)) spelledOnly.set(x, xs);
 	}
+	// Other forms of the text's words stand only for themselves, not for compounds' tails ("cateter" is no "teter").
+	for (const s of exact) if (idx.postings.has(s)) found.add(s);
 	const required = mustHold === undefined ? null : new Set(expand(mustHold, idx, false));
 	if (required !== null && required.size === 0) return [];
 	const seen = new Set<number>();
@@ -203,7 +210,32 @@ export function cpvCodesForStems(stems: Iterable<string>, lang: Language, query:
 
 /** The same for a text: its words are stemmed in `lang` first. */
 export function cpvCodesForText(text: string, lang: Language, query?: LabelQuery): LabelHit[] {
-	return cpvCodesForStems(termsOf(text, lang as TextLanguage), lang, query);
+	const stems = termsOf(text, lang as TextLanguage);
+	return cpvCodesForStems(stems, lang, query, INFINITIVE_LIKE.has(lang) ? otherNumberStems(text, lang) : []);
+}
+
+// Spanish and Portuguese Snowball cut from a singular noun an ending that looks like an infinitive's
+// ("catéter" -> "catet") but keep it in the plural ("catéteres" -> "cateter"): a text's singular and a
+// label's plural, or the other way round, miss each other. A word that lost such an ending also stands
+// for itself, and a stem that kept one for the stem of that stem, as the singular's.
+const INFINITIVE_LIKE = new Set<Language>(["es", "pt"]);
+const INFINITIVE_ENDINGS = ["er", "ar", "ir"];
+
+function otherNumberStems(text: string, lang: Language): string[] {
+	const out: string[] = [];
+	for (const w of wordsOf(text)) {
+		if (w.length < 5 || /\d/.test(w) || isStopword(w, lang as TextLanguage)) continue;
+		const word = foldOf(w);
+		const stem = foldOf(stemOf(w, lang as TextLanguage));
+		for (const e of INFINITIVE_ENDINGS) {
+			if (word === `${stem}${e}`) out.push(word);
+			if (stem.endsWith(e)) {
+				const singular = foldOf(stemOf(stem, lang as TextLanguage));
+				if (singular === stem.slice(0, -e.length)) out.push(singular);
+			}
+		}
+	}
+	return out;
 }
 
 /** Whether a lower-case word names something in the CPV's labels (itself or as the head of a compound): a word about goods or services, not a place, a reference or procedure wording. */

@@ -3,15 +3,25 @@
 // (UNSPSC, PSC, NAICS through the crosswalks) and from the words of their name; notices from their
 // codes and from their title and item lines in the notice's own language, read through the CPV's
 // labels in that language. Two concepts agree as deep as their CPV codes share a prefix.
-import { declaredUnlessContradicted, purposeSplit, sentencesOf, termsOf, type TextLanguage } from "../../../shared/text/index.ts";
+import {
+	declaredUnlessContradicted,
+	isStopword,
+	purposeSplit,
+	sentencesOf,
+	termsOf,
+	type TextLanguage,
+	wordsOf,
+} from "../../../shared/text/index.ts";
 import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import {
 	cpvCodesForStems,
 	cpvCodesForText,
 	goodsDivisionsOfStem,
 	headStems,
+	isLabelWord,
 	kindOfHeadNoun,
 	labelsHoldingHead,
+	type LabelHit,
 	labelWordWeight,
 } from "../../../shared/taxonomy/label-index.ts";
 import { type CatalogContext, NO_CONTEXT } from "./catalog-context.ts";
@@ -51,7 +61,7 @@ export function cpvDepth(code: string): number {
 }
 
 // CPV supply divisions: a product is goods; a service code read from its name is a misreading.
-const goodsDivision = (code: string) => {
+export const goodsDivision = (code: string) => {
 	const d = Number(code.slice(0, 2));
 	return d < 45 || d === 48;
 };
@@ -82,10 +92,13 @@ function fromText(
 	confidence: number,
 	limit: number,
 	mustHold?: string,
+	ofNotice = false,
 ): Concept[] {
 	const out: Concept[] = [];
+	// A notice's words are read as what they explain best (a product's name reads only labels that hold its head).
+	const read = ofNotice ? explained : (h: LabelHit[]) => h;
 	for (const lang of langs)
-		for (const h of cpvCodesForText(text, lang, { limit, mustHold }))
+		for (const h of read(cpvCodesForText(text, lang, { limit, mustHold })))
 			out.push({
 				code: h.code,
 				depth: cpvDepth(h.code),
@@ -94,6 +107,46 @@ function fromText(
 				from: `"${h.matched.join(" ")}"`,
 			});
 	return out;
+}
+
+/**
+ * A text read through a neighbour language's labels (Norwegian through Danish and Swedish) without its own
+ * function words: Norwegian "skal" (shall) is no Swedish "skål" (bowl), "av" (of) no Danish noun.
+ */
+function inLabelLanguage(text: string, lang: TextLanguage, langs: readonly CpvLanguage[]): string {
+	if ((langs as readonly string[]).includes(lang)) return text;
+	return wordsOf(text)
+		.filter((w) => !isStopword(w, lang))
+		.map((w) => (lang === "no" ? danishSpelling(w, langs) : w))
+		.join(" ");
+}
+
+/**
+ * Norwegian spells with "s" the loanwords Danish and Swedish still write with "c" before e, i, y
+ * ("sykler", "sentrifuge", "sement": "cykler", "centrifuge", "cement"). A word no label uses is read in
+ * that spelling where a label does use it.
+ */
+function danishSpelling(word: string, langs: readonly CpvLanguage[]): string {
+	if (!/s[eiy]/.test(word) || langs.some((l) => isLabelWord(word, l))) return word;
+	const c = word.replace(/s(?=[eiy])/g, "c");
+	return langs.some((l) => isLabelWord(c, l)) ? c : word;
+}
+
+/**
+ * The readings a text's words are not better explained by: the same words read as a label they name only
+ * in part ("Seats for motor vehicles" of "motor vehicles", which names "Motor vehicles" in full), or some
+ * of them read into another division than the reading of all of them ("Motors" of "motor vehicles").
+ * Some of them read in the same division stay: "centrifuges" of "laboratory centrifuges" is their kind too.
+ */
+function explained(hits: LabelHit[]): LabelHit[] {
+	const within = (a: LabelHit, b: LabelHit) => a.matched.every((m) => b.matched.includes(m));
+	return hits.filter(
+		(h) =>
+			!hits.some((g) => {
+				if (g === h || !within(h, g) || g.coverage < h.coverage) return false;
+				return within(g, h) ? g.coverage > h.coverage : g.code.slice(0, 2) !== h.code.slice(0, 2);
+			}),
+	);
 }
 
 /** What a line's purpose (after "for", "para", "für" ...) names is what the goods are for, not what is bought ("batteries for pick-ups"). */
@@ -109,11 +162,11 @@ function fromLine(
 	confidence: number,
 	limit: number,
 ): Concept[] {
-	const whole = fromText(text, langs, source, confidence, limit);
+	const whole = fromText(inLabelLanguage(text, lang, langs), langs, source, confidence, limit, undefined, true);
 	// A long line (a list of lots) has many purposes; only a short one has one head.
 	const split = text.split(/\s+/).length <= PURPOSE_LINE_WORDS ? purposeSplit(text, lang) : null;
 	if (!split) return whole;
-	const head = fromText(split.head, langs, source, confidence, limit);
+	const head = fromText(inLabelLanguage(split.head, lang, langs), langs, source, confidence, limit, undefined, true);
 	if (head.length === 0) return whole;
 	const headCodes = new Set(head.map((c) => c.code));
 	return [...head, ...whole.filter((c) => !headCodes.has(c.code)).map((c) => ({ ...c, confidence: c.confidence * PURPOSE_SHARE }))];
@@ -387,17 +440,21 @@ function fromQualifiers(phrase: string, source: ConceptSource, confidence: numbe
 		}));
 }
 
-/** The words of an English phrase that can name a kind of goods, in order. */
-function labelTermsOf(phrase: string): string[] {
-	return termsOf(phrase, "en").filter((t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t) >= HEAD_MIN_WEIGHT);
+/** The words of a phrase that can name a kind of goods, in order (a reference in brackets names none). */
+function labelTermsOf(phrase: string, lang: CpvLanguage = "en"): string[] {
+	return termsOf(phrase.replace(/\([^)]*\)/g, " "), lang as TextLanguage).filter(
+		(t) => /^[a-z]{3,}$/.test(t) && labelWordWeight(t, lang) >= HEAD_MIN_WEIGHT,
+	);
 }
 
 const HEAD_MIN_WEIGHT = 4;
 
 const MAX_ITEMS = 40;
 
+/** What a notice's title says it buys, read through the labels. */
+const TITLE_CONFIDENCE = 0.9;
 /** A bare head noun reads as the kind its labels share, as surely as one word reads a label. */
-const HEAD_KIND_CONFIDENCE = 0.9 * LONE_WORD_SHARE;
+const HEAD_KIND_CONFIDENCE = TITLE_CONFIDENCE * LONE_WORD_SHARE;
 
 /**
  * An English title that names no label but ends in a noun many labels end in ("NMSO - COMPUTERS",
@@ -407,12 +464,15 @@ function fromHeadNoun(title: string): Concept[] {
 	const head = headOf(title.replace(/\([^)]*\)/g, " "));
 	const kind = head === undefined ? null : kindOfHeadNoun(head);
 	if (!kind) return [];
+	// A title that is nothing but the noun ("NMSO - COMPUTERS") buys that kind as surely as a title names a label; one
+	// that qualifies it with other words ("High Performance Computing") buys some of it.
+	const only = labelTermsOf(title).every((t) => t === head);
 	return [
 		{
 			code: kind.code,
 			depth: cpvDepth(kind.code),
 			source: "title",
-			confidence: HEAD_KIND_CONFIDENCE,
+			confidence: only ? TITLE_CONFIDENCE : HEAD_KIND_CONFIDENCE,
 			from: `"${head}" (the kind its labels share)`,
 		},
 	];
@@ -466,7 +526,7 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 		for (const x of fromCode(c)) out.push({ ...x, confidence: x.confidence * share });
 	});
 	const langs = labelLanguages(lang);
-	const title = fromLine(n.title, lang, langs, "title", 0.9, 3);
+	const title = fromLine(n.title, lang, langs, "title", TITLE_CONFIDENCE, 3);
 	out.push(...title);
 	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
 	const read = new Set<string>();
@@ -480,7 +540,8 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 		read.add(text);
 	}
 	// The description's opening sentences say what is bought when the title is a framework's name ("Rammeavtale IKT utstyr").
-	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3)) out.push(...fromText(s, langs, "description", 0.6, 2));
+	for (const s of sentencesOf(n.description.slice(0, 1200), lang).slice(0, 3))
+		out.push(...fromText(inLabelLanguage(s, lang, langs), langs, "description", 0.6, 2, undefined, true));
 	// A notice that codes itself as services or works only: goods its words name are what the service is for ("grounds maintenance").
 	const coded = out.filter((c) => c.source === "code");
 	if (coded.length > 0 && !coded.some((c) => goodsDivision(c.code)))

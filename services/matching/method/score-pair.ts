@@ -566,5 +566,6 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		excluded: null,
 		matchedItems: [...items].sort((a, b) => a - b),
 		namedMatch: named,
+		containedKind: concept?.contains ? { notice: concept.notice.code, product: concept.product.code } : null,
 	};
 }

@@ -1,3 +1,4 @@
+import { containmentStrength, goodsDivision } from "./concepts.ts";
 import { noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { productProfile } from "./product-profile.ts";
 import { scorePair } from "./score-pair.ts";
@@ -29,6 +30,46 @@ function coversPrimary(notice: NoticeView, products: ProductView[], pairs: Map<s
 		if ([p.model.full, p.model.base, p.model.family, ...p.lineIds].some((k) => k && runs.has(k))) return true;
 	}
 	return false;
+}
+
+const cpvDepth = (c: string) => c.replace(/0+$/, "").length;
+
+/** One CPV code is the other's ancestor or itself (trailing zeros are "anything below"). */
+function sameLine(a: string, b: string): boolean {
+	const d = Math.min(cpvDepth(a), cpvDepth(b));
+	return a.slice(0, d) === b.slice(0, d);
+}
+
+/** A notice's kind this broad (containment strength, see concepts.ts: about 200 CPV codes under it) is an umbrella. */
+const UMBRELLA_BELOW = 0.85;
+
+/** A reading of the notice's words sure enough to say what it buys. */
+const WORD_READING_MIN = 0.5;
+
+/**
+ * A notice that buys a whole kind ("vehicles", "computers") is one the company can serve the more
+ * broadly the more of its own kinds that kind includes: cars, vans, pick-ups and minibuses under
+ * motor vehicles. The further kinds (not in one line of descent with the best product's or each
+ * other's) that products matching well are bought as part of, as CPV codes. Only where the notice's
+ * words name nothing narrower or other than that kind: a notice coded "checking and testing
+ * apparatus" whose description buys an analyser buys no microscopes and meters, however many.
+ */
+function furtherKinds(notice: NoticeView, best: PairScore, pairs: readonly PairScore[]): string[] {
+	const whole = best.containedKind?.notice;
+	if (!best.containedKind || !whole) return [];
+	// An umbrella ("medical equipments", some 350 kinds) includes several kinds of any company in its field: it names none.
+	if (cpvDepth(whole) <= 4 && containmentStrength(whole.slice(0, cpvDepth(whole))) < UMBRELLA_BELOW) return [];
+	const words = noticeProfile(notice).concepts.filter(
+		(c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= WORD_READING_MIN && goodsDivision(c.code),
+	);
+	if (words.some((w) => !(sameLine(w.code, whole) && w.depth <= cpvDepth(whole)))) return [];
+	const kinds = [best.containedKind.product];
+	for (const pair of pairs) {
+		const kind = pair.containedKind;
+		if (pair.productId === best.productId || !kind || pair.score < BREADTH.minPairScore || !sameLine(kind.notice, whole)) continue;
+		if (!kinds.some((k) => sameLine(k, kind.product))) kinds.push(kind.product);
+	}
+	return kinds.slice(1);
 }
 
 /**
@@ -66,14 +107,20 @@ export function scoreNoticeForTenant(products: readonly ProductView[], notice: N
 				extra++;
 			}
 	}
-	const breadth = Math.min(BREADTH.max, extra * BREADTH.perLine);
+	const kinds = furtherKinds(notice, best, sorted);
+	const breadth = Math.min(BREADTH.max, (extra + kinds.length) * BREADTH.perLine);
 	if (breadth > 0) {
 		const after = Math.min(100, score + breadth);
 		if (after > score)
 			company.push({
 				feature: "more_lines_covered",
 				points: after - score,
-				detail: `other products match ${extra} more line(s) of the notice`,
+				detail: [
+					extra > 0 ? `other products match ${extra} more line(s) of the notice` : "",
+					kinds.length > 0 ? `the kind the notice buys includes ${kinds.length} more of the company's kinds (CPV ${kinds.join(", ")})` : "",
+				]
+					.filter(Boolean)
+					.join("; "),
 			});
 		score = after;
 	}

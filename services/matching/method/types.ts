@@ -78,6 +78,8 @@ export interface PairScore {
 	matchedItems: number[];
 	/** True when the match rests on the product's own identity (model, product line). */
 	namedMatch: boolean;
+	/** When the notice buys a kind that includes the product: the notice's CPV concept and the product's under it. */
+	containedKind?: { notice: string; product: string } | null;
 }
 
 export interface BestProduct {

@@ -66,6 +66,42 @@ describe("company level", () => {
 		expect(r.score).toBeLessThanOrEqual(50);
 	});
 
+	it("adds a little for each further kind of the company's that the whole kind the notice buys includes", () => {
+		const coded = (names: [string, string][]) =>
+			names.map(([name, code]) => product({ oemName: "Maker", name, model: name, description: "", commodityCodes: [code], specs: [] }));
+		const buying = (title: string, description: string, language: string, code: { scheme: string; code: string }) =>
+			notice({ title, description, language, categories: [code], items: [] });
+		const companyGain = (ps: ReturnType<typeof coded>, n: ReturnType<typeof notice>) =>
+			scoreNoticeForTenant(ps, n).score - Math.max(...ps.map((p) => scorePair(p, n).score));
+		const fleet = coded([
+			["Toyota Corolla Touring Sports estate car", "25101503"],
+			["Toyota Hilux Double Cab pick-up", "25101507"],
+			["Mercedes-Benz Sprinter City minibus", "25101502"],
+		]);
+		const psc2310 = { scheme: "PSC", code: "2310" };
+		// "Vehicles" (PSC 2310, motor vehicles) includes the cars, the pick-ups and the minibuses.
+		const vehicles = buying("Vehicles (RFSO 20130430)", "", "en", psc2310);
+		expect(companyGain(fleet, vehicles)).toBeGreaterThanOrEqual(3);
+		expect(scoreNoticeForTenant(fleet, vehicles).rationale.find((e) => e.feature === "more_lines_covered")?.detail).toContain(
+			"more of the company's kinds",
+		);
+		// Where the notice's words name another kind (ambulances) the codes' breadth says nothing of what it buys.
+		expect(companyGain(fleet, buying("Vehicles (RFSO 20130431)", "Type III ambulances with stretcher mounts.", "en", psc2310))).toBe(0);
+		// An umbrella (medical equipments, some 350 kinds) includes several kinds of any company in its field and names none.
+		const clinic = coded([
+			["Medico IV catheter", "42221501"],
+			["Medico first aid kit", "42172001"],
+			["Medico oxygen therapy unit", "42271702"],
+		]);
+		const umbrella = buying("Medisinsk utstyr", "", "no", { scheme: "CPV", code: "33100000" });
+		for (const p of clinic)
+			expect(scorePair(p, umbrella)).toMatchObject({ containedKind: { notice: "33100000" }, score: expect.any(Number) });
+		expect(Math.min(...clinic.map((p) => scorePair(p, umbrella).score))).toBeGreaterThanOrEqual(50);
+		expect(companyGain(clinic, umbrella)).toBe(0);
+		// One kind alone adds nothing.
+		expect(companyGain(fleet.slice(0, 1), vehicles)).toBe(0);
+	});
+
 	it("is deterministic: same inputs, any product order, same result", () => {
 		const ps = [
 			product(),

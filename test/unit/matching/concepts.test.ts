@@ -36,6 +36,20 @@ describe("CPV labels as a dictionary", () => {
 		expect(cpvCodesForText("Toyota estate car", "en", { mustHold: "toyota" })).toEqual([]);
 	});
 
+	it("reads a Spanish or Portuguese singular whose stem loses an infinitive-like ending as its plural's label", () => {
+		// Snowball: "catéter" -> "catet", the label's "catéteres" -> "cateter".
+		expect(cpvCodesForText("CATETER PUNZOCAT CALIBRE NO. 18", "es")[0]?.code).toBe("33141200");
+		expect(cpvCodesForText("Catéteres", "es")[0]?.code).toBe("33141200");
+		// Only a word's own other form: "necesidad" is no "neceser" (toiletry bag), "tela" no "telar" (loom), and the
+		// other form is no compound whose tail is a label ("cateter" is no "tetera").
+		const codes = (text: string) => cpvCodesForText(text, "es", { limit: 10 }).map((h) => h.code);
+		expect(codes("REPUESTOS A NECESIDAD")).not.toContain("18929000");
+		expect(codes("TELA DE ALGODON")).not.toContain("42713000");
+		expect(codes("CATETER PUNZOCAT")).not.toContain("39711320");
+		// Other languages' stems are left as they are.
+		expect(cpvCodesForText("CATETER PUNZOCAT CALIBRE NO. 18", "en")).toEqual([]);
+	});
+
 	it("tells a title that opens with hire, leasing or upkeep in any language from one that buys", () => {
 		expect(opensWithServiceLead("Arrendamiento de bienes informáticos", "es")).toBe(true);
 		expect(opensWithServiceLead("Wartung der Notstromaggregate", "de")).toBe(true);
@@ -148,6 +162,33 @@ describe("what the words settle", () => {
 		expect(titled("NMSO - COMPUTERS (E60EJ-11000C/G)").map((x) => x.code)).toContain("30210000");
 		// A title that names a label keeps that label's reading alone.
 		expect(titled("Portable computers").map((x) => x.code)).not.toContain("30210000");
+	});
+
+	it("reads a notice's words as the labels they explain best", () => {
+		const codes = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "en").map((c) => c.code);
+		const vehicles = codes("Motor Vehicles for the Department of National Defence");
+		expect(vehicles).toContain("34100000");
+		// "Seats for motor vehicles" holds the same words and more; "Motors" reads some of them into another division.
+		expect(vehicles).not.toContain("34370000");
+		expect(vehicles).not.toContain("42111000");
+		// Some of the words read in the same division stay: laboratory centrifuges are centrifuges.
+		expect(codes("Laboratory centrifuges")).toEqual(expect.arrayContaining(["42931100", "42931000"]));
+	});
+
+	it("reads a title that is nothing but the head noun at a title's full confidence, a qualified one at a lone word's", () => {
+		const kind = (title: string) =>
+			noticeConcepts(notice({ title, description: "", items: [] }), [], "en").find((x) => x.code === "30210000")?.confidence ?? 0;
+		// "NMSO" and the reference in brackets name no goods: the title says only "computers".
+		expect(kind("NMSO - COMPUTERS (E60EJ-11000C/G)")).toBeCloseTo(0.9);
+		// "High performance" says which computers: some of the kind, not all of it.
+		expect(kind("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeLessThan(0.8);
+		expect(kind("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeGreaterThan(0);
+		const desktop = product({ name: "Dell OptiPlex 7010 Small Form Factor desktop", model: "OptiPlex 7010", commodityCodes: ["43211507"] });
+		const scored = (title: string) =>
+			scorePair(desktop, notice({ title, description: "", language: "en", categories: [{ scheme: "PSC", code: "7010" }], items: [] }))
+				.score;
+		expect(scored("NMSO - COMPUTERS (E60EJ-11000C/G)")).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		expect(scored("High Performance Computing - ITQ (2B0KB-123816/B)")).toBeLessThan(DIGEST_MIN_SCORE);
 	});
 
 	it("reads the group a notice's confident readings all fall in as one it buys in", () => {
@@ -434,6 +475,18 @@ describe("matching across languages and schemes", () => {
 		expect(bowl.score).toBeLessThan(titled("Centrifuge (31241-138458/B)").score);
 		// Its own text's words are its qualifiers.
 		expect(titled("Refrigerated Centrifuge (31241-138458/B)").score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
+	it("reads Norwegian through Danish and Swedish labels without its function words, in their spelling", () => {
+		const read = (title: string) => noticeConcepts(notice({ title, description: "", items: [] }), [], "no").map((c) => c.code);
+		// "skal" (shall) is a Norwegian function word, not the Swedish "skål" (bowl).
+		expect(read("Det skal anskaffes kontorstoler")).not.toContain("39221240");
+		// Norwegian "sykler" and "sentrifuger" are Danish and Swedish "cykler", "centrifuger".
+		expect(read("Rammeavtale om formidling av el-sykler").some((c) => c.startsWith("3443"))).toBe(true);
+		expect(read("Anskaffelse av sentrifuger til laboratoriet").some((c) => c.startsWith("4293"))).toBe(true);
+		// Other languages are read as written.
+		const danish = noticeConcepts(notice({ title: "Anskaffelse af sentrifuger", description: "", items: [] }), [], "da");
+		expect(danish.some((c) => c.code.startsWith("4293"))).toBe(false);
 	});
 
 	it("reads what a line buys before its purpose: batteries for pick-up trucks are not trucks", () => {
