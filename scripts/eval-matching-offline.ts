@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { loadDevSet } from "../services/matching/method/eval/dev-set.ts";
 import { type CompanyFigures, evaluate } from "../services/matching/method/eval/evaluate.ts";
@@ -13,13 +14,22 @@ import { DIGEST_MIN_SCORE } from "../services/matching/method/weights.ts";
 // stage 1 + stage 2 and a BM25 baseline over the labeled dev set, then a synthetic scale check
 // showing that stage 1 keeps single matches far below a full scan.
 //
-//   node_modules/.bin/node --import tsx scripts/eval-matching-offline.ts [--set DIR] [--details] [--no-scale] [--min-score N]
+//   node_modules/.bin/node --import tsx scripts/eval-matching-offline.ts [--set DIR] [--details] [--no-scale] [--min-score N] [--fold a|b]
+//
+// --fold a|b keeps one of two fixed halves of the set's notices (by a hash of the ocid): a change
+// tuned while looking at one fold is checked on the other before it is trusted to generalize.
 
 const args = process.argv.slice(2);
 const details = args.includes("--details");
 const minScoreArg = args.indexOf("--min-score");
 const digestMinScore = minScoreArg >= 0 ? Number(args[minScoreArg + 1]) : DIGEST_MIN_SCORE;
 const setArg = args.indexOf("--set");
+const foldArg = args.indexOf("--fold");
+const fold = foldArg >= 0 ? args[foldArg + 1] : undefined;
+if (fold !== undefined && fold !== "a" && fold !== "b") throw new Error("--fold takes a or b");
+const inFold = (ocid: string) =>
+	fold === undefined ||
+	(Number.parseInt(createHash("sha256").update(`fold:${ocid}`).digest("hex")[0] ?? "0", 16) % 2 === 0) === (fold === "a");
 const devDir = setArg >= 0 ? (args[setArg + 1] ?? "") : join(import.meta.dirname, "..", "..", "shared", "eval", "dev");
 
 const f3 = (x: number) => x.toFixed(3);
@@ -46,14 +56,19 @@ const quantile = (xs: number[], q: number) => {
 };
 
 function devSetReport(): void {
-	const set = loadDevSet(devDir);
+	const whole = loadDevSet(devDir);
+	const set = {
+		...whole,
+		notices: whole.notices.filter((n) => inFold(n.view.noticeId)),
+		qrels: whole.qrels.filter((q) => inFold(q.noticeId)),
+	};
 	const products = set.tenants.reduce((n, t) => n + t.products.length, 0);
 	const matchable = set.tenants.reduce((n, t) => n + t.products.filter((p) => p.status === "active" && p.partnerAuthorized).length, 0);
 	const cancelled = set.notices.filter((n) => n.cancelled).length;
 	const amended = set.notices.filter((n) => n.releases > 1 && !n.cancelled).length;
 	const e = evaluate(set, digestMinScore);
 
-	console.log(`Matching method, offline evaluation on ${devDir}`);
+	console.log(`Matching method, offline evaluation on ${devDir}${fold ? `, fold ${fold}` : ""}`);
 	console.log(
 		`  ${set.tenants.length} companies, ${products} products (${matchable} matchable: active, partner authorized), ` +
 			`${set.notices.length} notices (${amended} amended, ${cancelled} cancelled), ${set.qrels.length} labeled rows`,
