@@ -82,6 +82,7 @@ export const FIELDS = [
 	"framework",
 	"auction",
 	"award_criteria",
+	"period",
 ] as const;
 export type Field = (typeof FIELDS)[number];
 

@@ -187,8 +187,16 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 	return [];
 }
 
+/** Whether every word longer than three letters is capitalized (two or more of them): a heading or a title, not prose. */
+export function titleCased(text: string): boolean {
+	const words = (text.match(/\p{L}[\p{L}'’-]*/gu) ?? []).filter((w) => w.length > 3);
+	return words.length >= 2 && words.every((w) => /^\p{Lu}/u.test(w));
+}
+
 /** Capitalized words a sentence adds to the question (not sentence-initial, not the buyer, not the question's own). */
 function novelNames(index: Index, text: string, q: QuestionInfo, g: Grounding): { name: string; at: number }[] {
+	// A passage in title case ("Emergency Power Generator Maintenance") capitalizes every word: its capitals name nothing.
+	if (titleCased(text)) return [];
 	const exclude = new Set(tokensOf(`${g.known} ${q.text}`, index.lang).map((t) => t.word));
 	const names = [...text.matchAll(/(?<=[^.!?:]\s+["'(]?)\p{Lu}[\p{L}\d&'-]+/gu)]
 		.map((m) => ({ name: m[0].toLowerCase().replace(/['’]s$/, ""), at: m.index }))

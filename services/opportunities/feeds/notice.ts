@@ -21,6 +21,7 @@ export const LIMITS = {
 	items: 200,
 	lots: 200,
 	awardCriteria: 100,
+	milestones: 50,
 	categories: 100,
 	documents: 100,
 	contacts: 20,
@@ -168,6 +169,22 @@ export const AwardCriteria = z.object({
 });
 export type AwardCriteria = z.infer<typeof AwardCriteria>;
 
+/** When the contract runs (OCDS tender.contractPeriod); a bid manager's second question after the deadline. */
+export const ContractPeriod = z.object({
+	start: UtcInstant.nullable(),
+	end: UtcInstant.nullable(),
+	duration_days: z.number().int().positive().nullable(),
+});
+export type ContractPeriod = z.infer<typeof ContractPeriod>;
+
+/** A date the buyer plans (OCDS tender.milestones: the contract's start and end, a delivery, a meeting), in its own words. */
+export const Milestone = z.object({
+	title: Line().nullable(),
+	description: Line(LIMITS.note).nullable(),
+	due: UtcInstant.nullable(),
+});
+export type Milestone = z.infer<typeof Milestone>;
+
 export const Contact = z.object({
 	name: Line(200).nullable(),
 	email: Line(254).nullable(),
@@ -259,6 +276,10 @@ export const NormalizedNotice = z.object({
 	lots: z.array(NoticeLot).max(LIMITS.lots).optional(),
 	/** How the winner is chosen; absent when the source states nothing. */
 	award_criteria: AwardCriteria.optional(),
+	/** When the contract runs; absent when the feed states none, so notices without it keep their content hash. */
+	contract_period: ContractPeriod.optional(),
+	/** The dates the buyer plans (contract start and end, deliveries, meetings); absent when the feed lists none. */
+	milestones: z.array(Milestone).max(LIMITS.milestones).optional(),
 	/** Every classification of the notice and its items, one entry per (scheme, code). */
 	categories: z.array(Category).max(LIMITS.categories),
 	deadline: UtcInstant.nullable(),

@@ -7,6 +7,8 @@ import type {
 	AwardCriteria,
 	AwardCriterion,
 	Contact,
+	ContractPeriod,
+	Milestone,
 	NoticeItem,
 	NoticeLot,
 	NoticeStatus,
@@ -321,6 +323,30 @@ function enquiryDeadlineOf(tender: Record<string, unknown>): { enquiry_deadline?
 	return utc ? { enquiry_deadline: utc, ...(local ? { enquiry_deadline_local: local } : {}) } : {};
 }
 
+/** tender.contractPeriod: start, end and duration; empty when it states none (a duration of 0 days states nothing). */
+function contractPeriodOf(tender: Record<string, unknown>): { contract_period?: ContractPeriod } {
+	const p = isRecord(tender.contractPeriod) ? tender.contractPeriod : {};
+	const start = parseInstant(p.startDate, DATES);
+	const end = parseInstant(p.endDate, DEADLINES);
+	const days = asAmount(p.durationInDays);
+	const duration_days = days !== null && days >= 1 ? Math.round(days) : null;
+	return start || end || duration_days ? { contract_period: { start, end, duration_days } } : {};
+}
+
+/** tender.milestones with a title, a description or a due date; empty when it lists none. */
+function milestonesOf(tender: Record<string, unknown>): { milestones?: Milestone[] } {
+	const milestones = asArray(tender.milestones)
+		.filter(isRecord)
+		.map((m) => ({
+			title: line(m.title),
+			description: cleanText(m.description, LIMITS.note, { html: true }),
+			due: parseInstant(m.dueDate, DATES),
+		}))
+		.filter((m) => m.title !== null || m.description !== null)
+		.slice(0, LIMITS.milestones);
+	return milestones.length ? { milestones } : {};
+}
+
 interface Version {
 	release: Record<string, unknown>;
 	date: string;
@@ -370,6 +396,8 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		items: itemsOfTender(tender),
 		...lotsOfTender(tender),
 		...awardCriteriaOf(tender),
+		...contractPeriodOf(tender),
+		...milestonesOf(tender),
 		// The tender's own classification (eForms' main CPV and many publishers' put it there), then the items' additional ones.
 		categories: [
 			...[tender.classification, ...asArray(tender.additionalClassifications)]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildGrounding } from "../../../services/ask/context.ts";
-import { answerExtractive, explain, EXTRACTIVE_MODEL, NOT_STATED } from "../../../services/ask/extractive.ts";
+import { answerExtractive, explain, EXTRACTIVE_MODEL, NOT_STATED, titleCased } from "../../../services/ask/extractive.ts";
 
 // Why: the offline answerer on notices written for this test (not from any eval set), in English,
 // Norwegian and German: answerable questions give the field or quote the sentence holding the fact;
@@ -461,5 +461,23 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		expect(answerExtractive(buildGrounding({ notice }), "Hva er rammeavtalens varighet?").answer.startsWith(NOT_STATED)).toBe(true);
 		const stated = { ...notice, description: `${notice.description}\nRammeavtalen har en varighet på 2 år.` };
 		expect(answerExtractive(buildGrounding({ notice: stated }), "Hva er rammeavtalens varighet?").answer).toContain("2 år");
+	});
+});
+
+describe("answerExtractive on a title in title case", () => {
+	// Written for this test: a notice holding only a title, a buyer and a deadline, as many Buyandsell notices do.
+	const bare = buildGrounding({
+		notice: {
+			title: "Emergency Power Generator Maintenance (XX123-456789/A)",
+			issuing_body: "Public Works Department",
+			description: "",
+			deadline: "2028-06-13T18:00:00Z",
+			details: { items: [{ description: "Emergency Power Generator Maintenance (XX123-456789/A)" }] },
+		},
+	});
+	it("does not read the title's capitals as a place's name", () => {
+		expect(answerExtractive(bare, "Where are the generators located?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(titleCased("Emergency Power Generator Maintenance")).toBe(true);
+		expect(titleCased("Delivery to the Council depot at Mill Lane, Ashby")).toBe(false);
 	});
 });
