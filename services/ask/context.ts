@@ -308,6 +308,7 @@ const KNOWN_DETAIL_KEYS = new Set([
 	"award_criteria",
 	"contract_period",
 	"milestones",
+	"extensions",
 	"source_note",
 	"description_url",
 	"versions",
@@ -562,6 +563,9 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 	// The source's own words on submitting often say more than how (a briefing, whom to ask): they are text too.
 	const submission = isRecord(details.submission) ? details.submission : null;
 	if (submission && str(submission.text)) b.addText("submission", String(submission.text));
+	// A publisher's own fields are text under their own name ("Timeframe delivery: 20 Weeks").
+	for (const e of Array.isArray(details.extensions) ? details.extensions.filter(isRecord).slice(0, 20) : [])
+		if (str(e.name) && str(e.text)) b.addText("detail", `${str(e.name)}: ${str(e.text)}`);
 	// Planned dates are sentences: a question on one ("when does the contract end") finds it by its own words.
 	for (const m of Array.isArray(details.milestones) ? details.milestones.filter(isRecord).slice(0, 50) : [])
 		b.add("detail", milestoneLine(m));
@@ -682,6 +686,12 @@ export function buildGrounding({ notice, opportunity, profile, product }: Ground
 	b.addText("description", n.description ?? null);
 	if (str(n.source_status) && n.source_status !== "open") b.add("detail", `Status at the source: ${n.source_status}`);
 	if (n.details) addDetails(b, n.details, facts);
+	// A classification's label as the source published it says what is bought in its own words ("Truck, Light, Utility,
+	// 4 X 4"): text too, once per label the passages do not already hold. Labels looked up in a taxonomy are not the notice's.
+	for (const c of (n.categories ?? []).slice(0, 100)) {
+		const label = str(c.label);
+		if (label && !b.passages.some((p) => p.text.includes(label))) b.add("detail", `Classification: ${label}`);
+	}
 	if (opportunity?.signals) addSignals(b, opportunity.signals);
 	const known = [str(n.issuing_body), str(n.reference_number), str(n.rfp_id)].filter(Boolean).join(" ");
 	return { lang, facts, passages: b.passages, company: companyLines(opportunity, profile, product), known, dropped: b.dropped };

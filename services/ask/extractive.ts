@@ -275,6 +275,9 @@ function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
 	return absent;
 }
 
+/** Kinds of value that say where to go by themselves. */
+const REACHABLE_KINDS = new Set<ValueKind>(["url", "email", "phone"]);
+
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
 	// "How many children are catered for?" where the notice never names children: a figure of something else is a guess.
@@ -318,6 +321,11 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	// A question naming nothing but its topic ("where will the goods be delivered?") is not answered by any capitalized word
 	// of a sentence that does not name the topic either: that would be a guess.
 	if (!strong && !anchored && !q.subject.length && typedWeak) return "off_topic";
+	// Nor by a date or a figure of a sentence that does not name the topic: "what is the delivery timeframe?" is not answered
+	// by a meeting's date or a software version's year. A link, an e-mail or a phone number is a place to go whatever the
+	// sentence calls it ("Click here: https://..." for "where can I find more information?").
+	if (!anchored && !q.subject.length && c && !q.polar && !wanted.some((k) => REACHABLE_KINDS.has(k) && kindsOf(index, doc).has(k)))
+		return "off_topic";
 	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
 	// notice's language ("is a parking garage included?") is not answered by that alone.
 	if (c?.name === "scope" && q.subject.length && q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject))
@@ -530,8 +538,11 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 				if (c === best) continue;
 				// Below the usual share, only a sentence holding the asked kind of value is worth adding.
 				const typedExtra = wanted.length > 0 && kindsFound(index, c.doc, q, g, wanted).length > 0;
-				if (c.total < EXTRA_SHARE * best.total && !typedExtra) continue;
 				const adds = q.subject.filter((s) => !seen.has(s.term) && termFrequency(index, c.doc.tf, s) > 0);
+				// A sentence covering as much of the question as the first and bringing a word it lacks ("non-mandatory" beside
+				// "attend ... attend") is evidence of its own, whatever a repeated word did to its score.
+				const complements = adds.length > 0 && coverage(index, c.doc, q.subject) >= coverage(index, best.doc, q.subject);
+				if (c.total < EXTRA_SHARE * best.total && !typedExtra && !complements) continue;
 				if (!adds.length && !typedExtra && c.total < NEAR_TIE * best.total) continue;
 				quoted.push(c.doc.passage);
 				for (const s of adds) seen.add(s.term);

@@ -37,6 +37,7 @@ export function storedFields(n: StoredNotice, now: Date) {
 			// Absent when the source states none (ask reads them: when the contract starts, ends, how long it runs).
 			...(n.contract_period ? { contract_period: n.contract_period } : {}),
 			...(n.milestones ? { milestones: n.milestones } : {}),
+			...(n.extensions ? { extensions: n.extensions } : {}),
 			contacts: n.contacts,
 			documents: n.documents,
 			set_aside: n.set_aside,

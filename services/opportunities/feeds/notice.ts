@@ -22,6 +22,7 @@ export const LIMITS = {
 	lots: 200,
 	awardCriteria: 100,
 	milestones: 50,
+	extensions: 20,
 	categories: 100,
 	documents: 100,
 	contacts: 20,
@@ -185,6 +186,14 @@ export const Milestone = z.object({
 });
 export type Milestone = z.infer<typeof Milestone>;
 
+/** A publisher's own tender field outside the OCDS schema (NSW's timeframeDelivery, conditionsForParticipation), as text. */
+export const ExtensionField = z.object({
+	/** The field's key in words ("Conditions for participation"). */
+	name: Line(100),
+	text: Line(LIMITS.note),
+});
+export type ExtensionField = z.infer<typeof ExtensionField>;
+
 export const Contact = z.object({
 	name: Line(200).nullable(),
 	email: Line(254).nullable(),
@@ -280,6 +289,8 @@ export const NormalizedNotice = z.object({
 	contract_period: ContractPeriod.optional(),
 	/** The dates the buyer plans (contract start and end, deliveries, meetings); absent when the feed lists none. */
 	milestones: z.array(Milestone).max(LIMITS.milestones).optional(),
+	/** A publisher's own text fields (ExtensionField); absent when it has none. */
+	extensions: z.array(ExtensionField).max(LIMITS.extensions).optional(),
 	/** Every classification of the notice and its items, one entry per (scheme, code). */
 	categories: z.array(Category).max(LIMITS.categories),
 	deadline: UtcInstant.nullable(),

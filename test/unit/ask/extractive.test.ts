@@ -481,3 +481,35 @@ describe("answerExtractive on a title in title case", () => {
 		expect(titleCased("Delivery to the Council depot at Mill Lane, Ashby")).toBe(false);
 	});
 });
+
+describe("answerExtractive: a topic the question names alone, and sentences that complement each other", () => {
+	// Written for this test.
+	const g2 = buildGrounding({
+		notice: {
+			title: "Flood remediation works",
+			issuing_body: "Public Works",
+			description: [
+				"A non-mandatory briefing session will be held at 9:30 AM on 12 December 2030 at the Civic Centre.",
+				"Persons intending to attend this briefing session should email the contact officer of their intention to attend.",
+				"The RFT may also require Microsoft Word 2010.",
+				"Further details: https://tenders.example.gov/rft/42",
+			].join("\n"),
+			deadline: "2030-12-20T02:00:00Z",
+			details: { extensions: [{ name: "Timeframe delivery", text: "20 Weeks" }] },
+		},
+	});
+	it("answers a topic-only question from the sentence naming the topic, not from a date or year elsewhere", () => {
+		expect(answerExtractive(g2, "What is the delivery timeframe?").answer).toBe(
+			'The notice\'s record says: "Timeframe delivery: 20 Weeks"',
+		);
+		expect(answerExtractive(g2, "What is the lead time?").answer).toContain("20 Weeks");
+	});
+	it("keeps a link as an answer to where more is found, whatever the sentence calls it", () => {
+		expect(answerExtractive(g2, "Where can I find more information?").answer).toContain("https://tenders.example.gov/rft/42");
+	});
+	it("quotes a sentence that covers the question as well as the best one and adds a word it lacks", () => {
+		const a = answerExtractive(g2, "Is attendance at the briefing mandatory?").answer;
+		expect(a).toContain("non-mandatory");
+		expect(a).toContain("intending to attend");
+	});
+});

@@ -27,6 +27,7 @@ const release = {
 		amendments: [{ id: "1", date: "2031-01-10T10:00:00-05:00", rationale: "Adenda 01: se amplía el plazo de consultas." }],
 		contractPeriod: { startDate: "2031-04-01T00:00:00Z", durationInDays: 365 },
 		milestones: [{ id: "1", title: "Contract end", description: "Anticipated contract end date", dueDate: "2032-03-31T00:00:00Z" }],
+		classification: { scheme: "CPV", id: "30213100", description: "Computadoras portátiles de uso oficial" },
 	},
 };
 
@@ -56,6 +57,10 @@ describe("feed fields in ask's grounding", () => {
 		expect(g.facts.find((f) => f.name === "contract_period")?.text).toBe("start 2031-04-01; duration 365 days");
 		expect(answerExtractive(g, "¿Cuándo comienza el contrato?").answer).toContain("field contract_period: start 2031-04-01");
 		expect(answerExtractive(g, "When is the anticipated contract end date?").answer).toContain("Anticipated contract end date: 2032-03-31");
+	});
+
+	it("quotes a classification's label as the source published it", () => {
+		expect(g.passages.some((p) => p.text === "Classification: Computadoras portátiles de uso oficial")).toBe(true);
 	});
 
 	it("answers from them in the notice's language and in English", () => {
