@@ -15,32 +15,11 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { EU_LANGUAGES, isTextLanguage } from "../shared/text/languages.ts";
 
 const COMMIT = "3242fbf7c703810ce36eb797c467b54ce6ae7f0f";
-const LANGUAGES = [
-	"bg",
-	"cs",
-	"da",
-	"de",
-	"el",
-	"en",
-	"es",
-	"et",
-	"fi",
-	"fr",
-	"hr",
-	"hu",
-	"it",
-	"lt",
-	"lv",
-	"nl",
-	"pl",
-	"pt",
-	"ro",
-	"sk",
-	"sl",
-	"sv",
-];
+// The EU languages the text toolkit reads.
+const LANGUAGES = EU_LANGUAGES.filter((l) => isTextLanguage(l));
 
 // Concept (data/ask/glossary.json) -> the SDK labels naming it: a translation file kind and an entry key. Only
 // short labels that name the notion itself (a heading a notice or a bidder uses), never a description or a hint.
