@@ -412,7 +412,7 @@ function periodLine(v: unknown): string | null {
 	const parts = [
 		str(v.start) ? `start ${dayOf(str(v.start)!)}` : null,
 		str(v.end) ? `end ${dayOf(str(v.end)!)}` : null,
-		typeof v.duration_days === "number" ? `duration ${v.duration_days} days` : null,
+		str(v.duration) ? `duration ${str(v.duration)}` : typeof v.duration_days === "number" ? `duration ${v.duration_days} days` : null,
 	].filter(Boolean);
 	return parts.length ? parts.join("; ") : null;
 }

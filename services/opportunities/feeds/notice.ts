@@ -175,6 +175,8 @@ export const ContractPeriod = z.object({
 	start: UtcInstant.nullable(),
 	end: UtcInstant.nullable(),
 	duration_days: z.number().int().positive().nullable(),
+	/** The duration as published, with its unit ("48 months"), one per lot when lots differ ("lot 1: 30 days; lot 2: 60 days"). */
+	duration: Line(LIMITS.line).nullable().optional(),
 });
 export type ContractPeriod = z.infer<typeof ContractPeriod>;
 
