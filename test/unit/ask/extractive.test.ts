@@ -513,3 +513,21 @@ describe("answerExtractive: a topic the question names alone, and sentences that
 		expect(a).toContain("intending to attend");
 	});
 });
+
+describe("answerExtractive from the contract period a TED or eForms notice states per lot", () => {
+	const g3 = buildGrounding({
+		notice: {
+			title: "Cleaning services",
+			issuing_body: "City of Example",
+			description: "Cleaning of the city's schools.",
+			deadline: null,
+			details: { contract_period: { start: "2031-01-01T00:00:00Z", end: null, duration_days: null, duration: "36 months" } },
+		},
+	});
+	it("answers how long and when it starts from the field", () => {
+		expect(answerExtractive(g3, "How long is the contract?").answer).toContain(
+			"field contract_period: start 2031-01-01; duration 36 months",
+		);
+		expect(answerExtractive(g3, "Wann beginnt der Vertrag?").answer).toContain("start 2031-01-01");
+	});
+});
