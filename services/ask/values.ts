@@ -501,15 +501,25 @@ export function hasCountOf(
 		for (let k = Math.max(0, i - 2); k <= Math.min(tokens.length - 1, i + 4); k++) if (k !== i && counted(tokens[k]!)) return true;
 		// Forward through the noun phrase the number counts ("twelve (12) refurbished ... laptops"), to a clause break;
 		// a list of counts goes on past its commas and "and" ("two flexible, one business and one economy class ... tickets").
-		const listed = (t: Token | undefined) => !!t && (plainNumber(t) || words.has(t.folded) || ones(lang).has(t.folded));
+		// "One" (also "a") joins the list after its comma, or after "and" once the list is under way: "85 kits til en kommune"
+		// does not go on to "kommune".
+		const count = (t: Token | undefined) => !!t && (plainNumber(t) || words.has(t.folded));
+		const one = (t: Token | undefined) => !!t && ones(lang).has(t.folded);
 		let reach = i + 10;
+		let listing = false;
 		for (let k = i + 1; k < Math.min(tokens.length, reach); k++) {
 			const gap = text.slice(tokens[k - 1]!.at + tokens[k - 1]!.word.length, tokens[k]!.at);
-			if (/[;:.!?]/.test(gap) || (gap.includes(",") && !listed(tokens[k]))) break;
-			if (listed(tokens[k])) reach = Math.max(reach, k + 8); // each count of the list brings its own few words
+			if (/[;:.!?]/.test(gap)) break;
+			if (gap.includes(",")) {
+				if (!count(tokens[k]) && !one(tokens[k])) break;
+				listing = true;
+			}
+			if (count(tokens[k])) listing = true;
+			if (count(tokens[k]) || one(tokens[k])) reach = Math.max(reach, k + 8); // each count of the list brings its own few words
 			if (counted(tokens[k]!)) return true;
 			// "85 mounting kits for its crews" counts kits; "... and one economy class" goes on.
-			if (isStopword(tokens[k]!.word, lang) && !listed(tokens[k]) && !listed(tokens[k + 1])) break;
+			const next = tokens[k + 1];
+			if (isStopword(tokens[k]!.word, lang) && !count(tokens[k]) && !one(tokens[k]) && !count(next) && !(listing && one(next))) break;
 		}
 	}
 	return false;

@@ -54,6 +54,8 @@ describe("hasCountOf", () => {
 	it("follows a list of counts to the noun it counts, past its commas and its 'and'", () => {
 		expect(count("Four (4) two flexible, one business and one economy class return air tickets to Geneva", ["tickets"])).toBe(true);
 		expect(count("Four chairs for the office, and tickets", ["tickets"])).toBe(false);
+		expect(count("two flexible, one business and one economy class return air tickets", ["tickets"])).toBe(true);
+		expect(count("Levering av 85 pakker levert til en stor kommune", ["kommune"], "no")).toBe(false);
 	});
 	it("reads a heading in capitals as a count, not as a street address", () => {
 		expect(count("AUTOBUS, 20 PASSAGERS, ADAPTÉ POUR FAUTEUIL ROULANT.", ["passagers"], "fr")).toBe(true);
