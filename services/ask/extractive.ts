@@ -188,9 +188,10 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 }
 
 /** Whether every word longer than three letters is capitalized (two or more of them): a heading or a title, not prose. */
-export function titleCased(text: string): boolean {
+export function titleCased(text: string, headingOnly = false): boolean {
 	const words = (text.match(/\p{L}[\p{L}'’-]*/gu) ?? []).filter((w) => w.length > 3);
-	return words.length >= 2 && words.every((w) => /^\p{Lu}/u.test(w));
+	// In capitals throughout ("NO BID BOND REQUIRED") a line may still state something; in Title Case it is a heading.
+	return words.length >= 2 && words.every((w) => (headingOnly ? /^\p{Lu}\p{Ll}/u : /^\p{Lu}/u).test(w));
 }
 
 /** Capitalized words a sentence adds to the question (not sentence-initial, not the buyer, not the question's own). */
@@ -300,6 +301,8 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		if (needsCue(c) && !topical && !priced) return "off_topic";
 		anchored = topical;
 	}
+	// A heading ("Electronic Tender Box Security") names a topic and says nothing about it: no yes or no.
+	if (q.polar && titleCased(doc.passage.text, true)) return "off_topic";
 	const wanted = requiredKinds(q);
 	// A yes/no question is answered by a sentence naming its topic ("no bid bond is required"): no value is needed.
 	if (wanted.length && !(q.polar && anchored && c?.name !== "deadline")) {

@@ -531,3 +531,20 @@ describe("answerExtractive from the contract period a TED or eForms notice state
 		expect(answerExtractive(g3, "Wann beginnt der Vertrag?").answer).toContain("start 2031-01-01");
 	});
 });
+
+describe("answerExtractive: a heading answers no yes/no question", () => {
+	// Written for this test: a heading in Title Case that names the topic's words with one between ("Tender Box Security").
+	const g4 = buildGrounding({
+		notice: {
+			title: "Flood remediation works",
+			issuing_body: "Public Works",
+			description: ["Electronic Tender Box Security", "All responses are encrypted and stored securely until the closing time."].join("\n"),
+			deadline: null,
+		},
+	});
+	it("does not read 'Electronic Tender Box Security' as saying whether a tender security is required", () => {
+		expect(answerExtractive(g4, "Is a bid bond required?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g4, "Is a bank guarantee required?").answer).toContain("a bid bond or tender security");
+		expect(titleCased("NO BID BOND REQUIRED", true)).toBe(false);
+	});
+});
