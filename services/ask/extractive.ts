@@ -7,6 +7,7 @@ import {
 	EMAIL_RE,
 	hasCodedMoney,
 	hasCountOf,
+	isTimeWord,
 	kindsIn,
 	namesMeasureUnit,
 	STRONG_KINDS,
@@ -201,7 +202,7 @@ function novelNames(index: Index, text: string, q: QuestionInfo, g: Grounding): 
 	const exclude = new Set(tokensOf(`${g.known} ${q.text}`, index.lang).map((t) => t.word));
 	const names = [...text.matchAll(/(?<=[^.!?:]\s+["'(]?)\p{Lu}[\p{L}\d&'-]+/gu)]
 		.map((m) => ({ name: m[0].toLowerCase().replace(/['’]s$/, ""), at: m.index }))
-		.filter((n) => !exclude.has(n.name));
+		.filter((n) => !exclude.has(n.name) && !isTimeWord(n.name, index.lang));
 	if (index.lang !== "de") return names;
 	// Every German noun is capitalized: a name is one the asked topic's word introduces ("am Standort Walsrode").
 	const tokens = tokensOf(text, index.lang);
@@ -325,9 +326,17 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	// of a sentence that does not name the topic either: that would be a guess.
 	if (!strong && !anchored && !q.subject.length && typedWeak) return "off_topic";
 	// Nor by a date or a figure of a sentence that does not name the topic: "what is the delivery timeframe?" is not answered
-	// by a meeting's date or a software version's year. A link, an e-mail or a phone number is a place to go whatever the
-	// sentence calls it ("Click here: https://..." for "where can I find more information?").
-	if (!anchored && !q.subject.length && c && !q.polar && !wanted.some((k) => REACHABLE_KINDS.has(k) && kindsOf(index, doc).has(k)))
+	// by a meeting's date or a software version's year. Where the topic is given first of all as a link, an e-mail or a phone
+	// number, one is the answer whatever the sentence calls it ("Click here: https://..." for "where can I find more
+	// information?"); a portal's link is no place of delivery.
+	const reachable = !!c?.kinds?.[0] && REACHABLE_KINDS.has(c.kinds[0]);
+	if (
+		!anchored &&
+		!q.subject.length &&
+		c &&
+		!q.polar &&
+		!(reachable && wanted.some((k) => REACHABLE_KINDS.has(k) && kindsOf(index, doc).has(k)))
+	)
 		return "off_topic";
 	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
 	// notice's language ("is a parking garage included?") is not answered by that alone.

@@ -120,6 +120,13 @@ function safe<T>(f: () => T, fallback: T): T {
 }
 
 /** The words of the runtime's locale data for a language (English always added: notices mix it in). */
+/** Whether a word names a unit of time or a month in a language ("Weeks", "March"): capitalized, it is still no name. */
+export function isTimeWord(word: string, lang: TextLanguage): boolean {
+	const lw = localeWords(lang);
+	const folded = foldOf(word.toLowerCase());
+	return lw.months.has(folded) || lw.timeUnits.has(foldOf(stemOf(word.toLowerCase(), lang))) || lw.timeUnits.has(folded);
+}
+
 function localeWords(lang: TextLanguage): LocaleWords {
 	const hit = localeCache.get(lang);
 	if (hit) return hit;

@@ -548,3 +548,20 @@ describe("answerExtractive: a heading answers no yes/no question", () => {
 		expect(titleCased("NO BID BOND REQUIRED", true)).toBe(false);
 	});
 });
+
+describe("answerExtractive: where goods go is no portal and no unit of time", () => {
+	// Written for this test.
+	const g5 = buildGrounding({
+		notice: {
+			title: "Supply of soil stabiliser",
+			issuing_body: "Roads Agency",
+			description: "Tenders must be submitted using the e-tendering website https://tenders.example.gov/.",
+			deadline: null,
+			details: { extensions: [{ name: "Timeframe delivery", text: "20 Weeks" }] },
+		},
+	});
+	it("does not answer 'where will the goods be delivered?' with a portal's link or a capitalized 'Weeks'", () => {
+		expect(answerExtractive(g5, "Where will the goods be delivered?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g5, "Where can I find more information?").answer).toContain("https://tenders.example.gov/");
+	});
+});
