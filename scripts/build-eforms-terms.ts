@@ -48,6 +48,11 @@ const TERMS: [concept: string, file: string, key: string][] = [
 	["buyer", "auxiliary", "auxiliary|text|buyer"], // Buyer
 	["procedure", "field", "field|name|BT-105-Procedure"], // Type of procedure
 	["contact", "group", "group|name|GR-Company-Contact"], // Contact point
+	["information", "group", "group|name|GR-Lot-AdditionalInformation"], // Additional information
+	["information", "business-term", "business-term|name|BT-728"], // Additional information (another wording in some languages)
+	["codes", "business-term", "business-term|name|BT-262"], // Main classification
+	["codes", "group", "group|name|GR-Lot-Scope-AdditionalClassification"], // Additional classification
+	["eligibility", "business-term", "business-term|name|BT-71"], // Reserved participation
 ];
 
 /** A label longer than this many words is a definition, not a name a question would use. */
