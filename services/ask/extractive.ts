@@ -330,13 +330,13 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	// number, one is the answer whatever the sentence calls it ("Click here: https://..." for "where can I find more
 	// information?"); a portal's link is no place of delivery.
 	const reachable = !!c?.kinds?.[0] && REACHABLE_KINDS.has(c.kinds[0]);
-	if (
-		!anchored &&
-		!q.subject.length &&
-		c &&
-		!q.polar &&
-		!(reachable && wanted.some((k) => REACHABLE_KINDS.has(k) && kindsOf(index, doc).has(k)))
-	)
+	// Words naming the contract itself ("when does the contract start?") are in nearly every sentence: beside a topic given by
+	// a kind of value they name no subject, unless the value is a duration ("both contracts are to be for 3 years").
+	const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
+	const contractWord = (s: SubjectTerm) => [s.term, ...s.alts].some((t) => isConceptWord(t, "agreement", langs));
+	const topicOnly =
+		!q.subject.length || (!!c?.kinds?.length && q.subject.every(contractWord) && !kindsFound(index, doc, q, g, ["duration"]).length);
+	if (!anchored && topicOnly && c && !q.polar && !(reachable && wanted.some((k) => REACHABLE_KINDS.has(k) && kindsOf(index, doc).has(k))))
 		return "off_topic";
 	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
 	// notice's language ("is a parking garage included?") is not answered by that alone.

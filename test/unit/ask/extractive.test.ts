@@ -565,3 +565,24 @@ describe("answerExtractive: where goods go is no portal and no unit of time", ()
 		expect(answerExtractive(g5, "Where can I find more information?").answer).toContain("https://tenders.example.gov/");
 	});
 });
+
+describe("answerExtractive: 'the contract' names no subject beside a date asked for", () => {
+	// Written for this test: every sentence names the contract, one says when it starts, one how long it runs.
+	const sentences = [
+		"A briefing on the contract will be held at 9:30 AM on 12 December 2030.",
+		"Contract documents need Microsoft Word 2007 or more recent.",
+	];
+	const g6 = (extra: string[]) =>
+		buildGrounding({
+			notice: { title: "Cleaning contract", issuing_body: "City", description: [...sentences, ...extra].join("\n"), deadline: null },
+		});
+	it("does not take any dated sentence naming the contract for its start", () => {
+		expect(answerExtractive(g6([]), "When does the contract start?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g6(["The contract will commence on 1 April 2031."]), "When does the contract start?").answer).toContain(
+			"1 April 2031",
+		);
+	});
+	it("still takes a duration given for the contracts", () => {
+		expect(answerExtractive(g6(["Both contracts are to be for 3 years."]), "How long are the contracts?").answer).toContain("3 years");
+	});
+});
