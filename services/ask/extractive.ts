@@ -175,7 +175,16 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 		if (named === undefined) unitAsked.set(q, (named = namesMeasureUnit(q.text, q.lang)));
 		if (named) return ["measure"];
 	}
-	if (q.asked?.kinds?.length) return q.asked.kinds;
+	if (q.asked?.kinds?.length) {
+		// "When is the deadline for questions?" asks the date of a topic whose answer may also be an address: the question
+		// word keeps the kinds it asks for ("where should questions be sent?" keeps the e-mail and the link).
+		for (const word of ["when", "place"] as const) {
+			const kinds = CONCEPT_BY_NAME.get(word)?.kinds ?? [];
+			const narrowed = q.asked.kinds.filter((k) => kinds.includes(k));
+			if (q.asked.name !== word && q.concepts.includes(word) && narrowed.length) return narrowed;
+		}
+		return q.asked.kinds;
+	}
 	// "Where to submit" is answered by the channel the notice names, whatever it is (a website, an envelope).
 	if (q.asked?.name === "submission") return [];
 	for (const n of q.concepts) {

@@ -586,3 +586,19 @@ describe("answerExtractive: 'the contract' names no subject beside a date asked 
 		expect(answerExtractive(g6(["Both contracts are to be for 3 years."]), "How long are the contracts?").answer).toContain("3 years");
 	});
 });
+
+describe("answerExtractive: the question word keeps the kinds it asks for", () => {
+	// Written for this test: the notice names whom to ask, never until when.
+	const g7 = buildGrounding({
+		notice: {
+			title: "Road works",
+			issuing_body: "Roads Agency",
+			description: "Further information can be obtained by contacting Andrew Doherty by email at andrew.doherty@roads.example.gov.",
+			deadline: null,
+		},
+	});
+	it("does not answer 'when' with an e-mail address, and answers 'where' with it", () => {
+		expect(answerExtractive(g7, "When is the deadline for questions?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g7, "Where should questions be sent?").answer).toContain("andrew.doherty@roads.example.gov");
+	});
+});
