@@ -82,6 +82,7 @@ export const FIELDS = [
 	"framework",
 	"auction",
 	"award_criteria",
+	"period",
 ] as const;
 export type Field = (typeof FIELDS)[number];
 
@@ -124,10 +125,37 @@ const GlossaryFile = z.object({
 	),
 });
 
-/** The glossary (data/ask/glossary.json), read once. */
-export const CONCEPTS: Concept[] = GlossaryFile.parse(
-	JSON.parse(readFileSync(resolve(import.meta.dirname, "../../data/ask/glossary.json"), "utf8")),
-).concepts;
+const EformsFile = z.object({
+	concepts: z.partialRecord(z.enum(CONCEPT_NAMES), z.object({ words: z.record(z.string(), z.array(z.string().min(1))) })),
+});
+
+/**
+ * The glossary's words with the eForms SDK's official names of the same notions (data/ask/eforms-terms.json, built by
+ * scripts/build-eforms-terms.ts): a name of two words or more ("místo plnění", "tender validity") names the notion
+ * unambiguously and is added in every language; a one-word name only where the glossary has no word for the concept in
+ * that language, since alone it may be an everyday word ("možnosti" is "options" and "possibilities").
+ */
+export function withEformsTerms(concepts: Concept[], eforms: z.infer<typeof EformsFile>): Concept[] {
+	return concepts.map((c) => {
+		const extra = eforms.concepts[c.name]?.words;
+		if (!extra) return c;
+		const words = { ...c.words };
+		for (const lang of TEXT_LANGUAGES) {
+			const own = words[lang] ?? [];
+			const add = (extra[lang] ?? []).filter((w) => (w.split(/\s+/).length > 1 || own.length === 0) && !own.includes(w));
+			if (add.length) words[lang] = [...own, ...add];
+		}
+		return { ...c, words };
+	});
+}
+
+const dataFile = (name: string): unknown => JSON.parse(readFileSync(resolve(import.meta.dirname, "../../data/ask", name), "utf8"));
+
+/** The glossary (data/ask/glossary.json) with the eForms names, read once. */
+export const CONCEPTS: Concept[] = withEformsTerms(
+	GlossaryFile.parse(dataFile("glossary.json")).concepts,
+	EformsFile.parse(dataFile("eforms-terms.json")),
+);
 
 export const CONCEPT_BY_NAME = new Map(CONCEPTS.map((c) => [c.name, c]));
 

@@ -306,6 +306,9 @@ const KNOWN_DETAIL_KEYS = new Set([
 	"minimum_value",
 	"lots",
 	"award_criteria",
+	"contract_period",
+	"milestones",
+	"extensions",
 	"source_note",
 	"description_url",
 	"versions",
@@ -396,6 +399,31 @@ function awardCriteriaLine(v: unknown): string | null {
 	return parts.length ? parts.join("; ") : null;
 }
 
+/** A stored instant as the day it names, with its time only when it has one ("2030-03-14", "2030-03-14 12:00 UTC"). */
+function dayOf(instant: string): string {
+	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(instant);
+	if (!m) return instant;
+	return m[2] === "00:00" || m[2] === "23:59" ? m[1]! : `${m[1]} ${m[2]} UTC`;
+}
+
+/** When the contract runs (details.contract_period): start, end, duration in days. */
+function periodLine(v: unknown): string | null {
+	if (!isRecord(v)) return null;
+	const parts = [
+		str(v.start) ? `start ${dayOf(str(v.start)!)}` : null,
+		str(v.end) ? `end ${dayOf(str(v.end)!)}` : null,
+		str(v.duration) ? `duration ${str(v.duration)}` : typeof v.duration_days === "number" ? `duration ${v.duration_days} days` : null,
+	].filter(Boolean);
+	return parts.length ? parts.join("; ") : null;
+}
+
+/** A planned date (details.milestones) as a sentence in the source's words: "Contract start: Anticipated contract start date: 2030-03-14". */
+function milestoneLine(m: Record<string, unknown>): string | null {
+	const words = [str(m.title), str(m.description)].filter((w): w is string => !!w);
+	if (!words.length) return null;
+	return `${words.join(": ")}${str(m.due) ? `: ${dayOf(str(m.due)!)}` : ""}`;
+}
+
 /** The structured fields as facts, each naming its field. */
 function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	const facts: Fact[] = [];
@@ -472,6 +500,7 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	if (lots.size >= 2)
 		push("lots", "lots", `${lots.size} lots: ${[...lots].map(([id, about]) => (about ? `${id} (${about})` : id)).join("; ")}`);
 	push("award_criteria", "award_criteria", awardCriteriaLine(d.award_criteria));
+	push("period", "contract_period", periodLine(d.contract_period));
 	const place = placeLine(d.place_of_performance);
 	push("place", "place_of_performance", place);
 	for (const c of Array.isArray(d.contacts) ? d.contacts.filter(isRecord).slice(0, 20) : []) {
@@ -534,6 +563,12 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 	// The source's own words on submitting often say more than how (a briefing, whom to ask): they are text too.
 	const submission = isRecord(details.submission) ? details.submission : null;
 	if (submission && str(submission.text)) b.addText("submission", String(submission.text));
+	// A publisher's own fields are text under their own name ("Timeframe delivery: 20 Weeks").
+	for (const e of Array.isArray(details.extensions) ? details.extensions.filter(isRecord).slice(0, 20) : [])
+		if (str(e.name) && str(e.text)) b.addText("detail", `${str(e.name)}: ${str(e.text)}`);
+	// Planned dates are sentences: a question on one ("when does the contract end") finds it by its own words.
+	for (const m of Array.isArray(details.milestones) ? details.milestones.filter(isRecord).slice(0, 50) : [])
+		b.add("detail", milestoneLine(m));
 	for (const key of ["amendments", "versions", "history"]) {
 		const list = Array.isArray(details[key]) ? (details[key] as unknown[]) : [];
 		list.slice(-50).forEach((a, i) => b.add("amendment", amendmentLine(a, i + 1)));
@@ -651,6 +686,12 @@ export function buildGrounding({ notice, opportunity, profile, product }: Ground
 	b.addText("description", n.description ?? null);
 	if (str(n.source_status) && n.source_status !== "open") b.add("detail", `Status at the source: ${n.source_status}`);
 	if (n.details) addDetails(b, n.details, facts);
+	// A classification's label as the source published it says what is bought in its own words ("Truck, Light, Utility,
+	// 4 X 4"): text too, once per label the passages do not already hold. Labels looked up in a taxonomy are not the notice's.
+	for (const c of (n.categories ?? []).slice(0, 100)) {
+		const label = str(c.label);
+		if (label && !b.passages.some((p) => p.text.includes(label))) b.add("detail", `Classification: ${label}`);
+	}
 	if (opportunity?.signals) addSignals(b, opportunity.signals);
 	const known = [str(n.issuing_body), str(n.reference_number), str(n.rfp_id)].filter(Boolean).join(" ");
 	return { lang, facts, passages: b.passages, company: companyLines(opportunity, profile, product), known, dropped: b.dropped };

@@ -7,6 +7,7 @@ import {
 	EMAIL_RE,
 	hasCodedMoney,
 	hasCountOf,
+	isTimeWord,
 	kindsIn,
 	namesMeasureUnit,
 	STRONG_KINDS,
@@ -174,7 +175,16 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 		if (named === undefined) unitAsked.set(q, (named = namesMeasureUnit(q.text, q.lang)));
 		if (named) return ["measure"];
 	}
-	if (q.asked?.kinds?.length) return q.asked.kinds;
+	if (q.asked?.kinds?.length) {
+		// "When is the deadline for questions?" asks the date of a topic whose answer may also be an address: the question
+		// word keeps the kinds it asks for ("where should questions be sent?" keeps the e-mail and the link).
+		for (const word of ["when", "place"] as const) {
+			const kinds = CONCEPT_BY_NAME.get(word)?.kinds ?? [];
+			const narrowed = q.asked.kinds.filter((k) => kinds.includes(k));
+			if (q.asked.name !== word && q.concepts.includes(word) && narrowed.length) return narrowed;
+		}
+		return q.asked.kinds;
+	}
 	// "Where to submit" is answered by the channel the notice names, whatever it is (a website, an envelope).
 	if (q.asked?.name === "submission") return [];
 	for (const n of q.concepts) {
@@ -187,12 +197,21 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 	return [];
 }
 
+/** Whether every word longer than three letters is capitalized (two or more of them): a heading or a title, not prose. */
+export function titleCased(text: string, headingOnly = false): boolean {
+	const words = (text.match(/\p{L}[\p{L}'’-]*/gu) ?? []).filter((w) => w.length > 3);
+	// In capitals throughout ("NO BID BOND REQUIRED") a line may still state something; in Title Case it is a heading.
+	return words.length >= 2 && words.every((w) => (headingOnly ? /^\p{Lu}\p{Ll}/u : /^\p{Lu}/u).test(w));
+}
+
 /** Capitalized words a sentence adds to the question (not sentence-initial, not the buyer, not the question's own). */
 function novelNames(index: Index, text: string, q: QuestionInfo, g: Grounding): { name: string; at: number }[] {
+	// A passage in title case ("Emergency Power Generator Maintenance") capitalizes every word: its capitals name nothing.
+	if (titleCased(text)) return [];
 	const exclude = new Set(tokensOf(`${g.known} ${q.text}`, index.lang).map((t) => t.word));
 	const names = [...text.matchAll(/(?<=[^.!?:]\s+["'(]?)\p{Lu}[\p{L}\d&'-]+/gu)]
 		.map((m) => ({ name: m[0].toLowerCase().replace(/['’]s$/, ""), at: m.index }))
-		.filter((n) => !exclude.has(n.name));
+		.filter((n) => !exclude.has(n.name) && !isTimeWord(n.name, index.lang));
 	if (index.lang !== "de") return names;
 	// Every German noun is capitalized: a name is one the asked topic's word introduces ("am Standort Walsrode").
 	const tokens = tokensOf(text, index.lang);
@@ -267,6 +286,9 @@ function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
 	return absent;
 }
 
+/** Kinds of value that say where to go by themselves. */
+const REACHABLE_KINDS = new Set<ValueKind>(["url", "email", "phone"]);
+
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
 	// "How many children are catered for?" where the notice never names children: a figure of something else is a guess.
@@ -289,6 +311,8 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		if (needsCue(c) && !topical && !priced) return "off_topic";
 		anchored = topical;
 	}
+	// A heading ("Electronic Tender Box Security") names a topic and says nothing about it: no yes or no.
+	if (q.polar && titleCased(doc.passage.text, true)) return "off_topic";
 	const wanted = requiredKinds(q);
 	// A yes/no question is answered by a sentence naming its topic ("no bid bond is required"): no value is needed.
 	if (wanted.length && !(q.polar && anchored && c?.name !== "deadline")) {
@@ -310,6 +334,19 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	// A question naming nothing but its topic ("where will the goods be delivered?") is not answered by any capitalized word
 	// of a sentence that does not name the topic either: that would be a guess.
 	if (!strong && !anchored && !q.subject.length && typedWeak) return "off_topic";
+	// Nor by a date or a figure of a sentence that does not name the topic: "what is the delivery timeframe?" is not answered
+	// by a meeting's date or a software version's year. Where the topic is given first of all as a link, an e-mail or a phone
+	// number, one is the answer whatever the sentence calls it ("Click here: https://..." for "where can I find more
+	// information?"); a portal's link is no place of delivery.
+	const reachable = !!c?.kinds?.[0] && REACHABLE_KINDS.has(c.kinds[0]);
+	// Words naming the contract itself ("when does the contract start?") are in nearly every sentence: beside a topic given by
+	// a kind of value they name no subject, unless the value is a duration ("both contracts are to be for 3 years").
+	const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
+	const contractWord = (s: SubjectTerm) => [s.term, ...s.alts].some((t) => isConceptWord(t, "agreement", langs));
+	const topicOnly =
+		!q.subject.length || (!!c?.kinds?.length && q.subject.every(contractWord) && !kindsFound(index, doc, q, g, ["duration"]).length);
+	if (!anchored && topicOnly && c && !q.polar && !(reachable && wanted.some((k) => REACHABLE_KINDS.has(k) && kindsOf(index, doc).has(k))))
+		return "off_topic";
 	// What a notice covers is named in every other sentence: a question whose words could not be carried into the
 	// notice's language ("is a parking garage included?") is not answered by that alone.
 	if (c?.name === "scope" && q.subject.length && q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject))
@@ -522,8 +559,11 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 				if (c === best) continue;
 				// Below the usual share, only a sentence holding the asked kind of value is worth adding.
 				const typedExtra = wanted.length > 0 && kindsFound(index, c.doc, q, g, wanted).length > 0;
-				if (c.total < EXTRA_SHARE * best.total && !typedExtra) continue;
 				const adds = q.subject.filter((s) => !seen.has(s.term) && termFrequency(index, c.doc.tf, s) > 0);
+				// A sentence covering as much of the question as the first and bringing a word it lacks ("non-mandatory" beside
+				// "attend ... attend") is evidence of its own, whatever a repeated word did to its score.
+				const complements = adds.length > 0 && coverage(index, c.doc, q.subject) >= coverage(index, best.doc, q.subject);
+				if (c.total < EXTRA_SHARE * best.total && !typedExtra && !complements) continue;
 				if (!adds.length && !typedExtra && c.total < NEAR_TIE * best.total) continue;
 				quoted.push(c.doc.passage);
 				for (const s of adds) seen.add(s.term);

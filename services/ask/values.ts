@@ -120,6 +120,13 @@ function safe<T>(f: () => T, fallback: T): T {
 }
 
 /** The words of the runtime's locale data for a language (English always added: notices mix it in). */
+/** Whether a word names a unit of time or a month in a language ("Weeks", "March"): capitalized, it is still no name. */
+export function isTimeWord(word: string, lang: TextLanguage): boolean {
+	const lw = localeWords(lang);
+	const folded = foldOf(word.toLowerCase());
+	return lw.months.has(folded) || lw.timeUnits.has(foldOf(stemOf(word.toLowerCase(), lang))) || lw.timeUnits.has(folded);
+}
+
 function localeWords(lang: TextLanguage): LocaleWords {
 	const hit = localeCache.get(lang);
 	if (hit) return hit;
@@ -305,6 +312,37 @@ const CARDINALS: Partial<Record<TextLanguage, string>> = {
 	fi: "kaksi kolme neljä viisi kuusi seitsemän kahdeksan yhdeksän kymmenen",
 	et: "kaks kolm neli viis kuus seitse kaheksa üheksa kümme",
 };
+/**
+ * "One" in the languages above: no count on its own (it is also "a"), but inside a list of counts ("two flexible, one
+ * business and one economy class return air tickets") it carries the noun phrase on to what the list counts.
+ */
+const ONES: Partial<Record<TextLanguage, string>> = {
+	en: "one",
+	no: "en ett ei",
+	da: "en et",
+	sv: "en ett",
+	de: "ein eine einen",
+	nl: "een",
+	fr: "un une",
+	es: "un uno una",
+	it: "un uno una",
+	pt: "um uma",
+	pl: "jeden jedna jedno",
+	cs: "jeden jedna jedno",
+	ro: "un una o",
+	el: "ένα ένας μία μια",
+	fi: "yksi",
+	et: "üks",
+};
+const oneSets = new Map<TextLanguage, Set<string>>();
+function ones(lang: TextLanguage): Set<string> {
+	let set = oneSets.get(lang);
+	if (!set) {
+		set = new Set(`${ONES[lang] ?? ""} ${ONES.en}`.split(" ").filter(Boolean).map(foldOf));
+		oneSets.set(lang, set);
+	}
+	return set;
+}
 const cardinalSets = new Map<TextLanguage, Set<string>>();
 function cardinals(lang: TextLanguage): Set<string> {
 	let set = cardinalSets.get(lang);
@@ -452,8 +490,9 @@ export function hasCountOf(
 	const isDate = (i: number) =>
 		localeWords(lang).months.has(tokens[i + 1]?.folded ?? "") || localeWords(lang).months.has(tokens[i - 1]?.folded ?? "");
 	const words = cardinals(lang);
-	// A house number is no count: a number between commas before capitalized words ("..., 120 Aspen Street, Elk Ridge").
-	const houses = [...text.matchAll(/,\s*(\d{1,5})[a-z]?\s+\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*\s*,/gu)].map(
+	// A house number is no count: a number between commas before capitalized words ("..., 120 Aspen Street, Elk Ridge");
+	// words in capitals throughout ("AUTOBUS, 20 PASSAGERS, ADAPTÉ") are a heading's, not a street's name.
+	const houses = [...text.matchAll(/,\s*(\d{1,5})[a-z]?\s+\p{Lu}\p{Ll}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*\s*,/gu)].map(
 		(m) => m.index + m[0].indexOf(m[1]!),
 	);
 	for (let i = 0; i < tokens.length; i++) {
@@ -467,11 +506,27 @@ export function hasCountOf(
 		if (tokens[i - 1] && /^(nr|no|n)$/.test(tokens[i - 1]!.word) && tokens[i - 2] && label(tokens[i - 2]!)) continue;
 		if (isCountUnit(text, tokens[i + 1])) return true;
 		for (let k = Math.max(0, i - 2); k <= Math.min(tokens.length - 1, i + 4); k++) if (k !== i && counted(tokens[k]!)) return true;
-		// Forward through the noun phrase the number counts ("twelve (12) refurbished ... laptops"), to a clause break.
-		for (let k = i + 1; k < Math.min(tokens.length, i + 10); k++) {
-			if (/[,;:.!?]/.test(text.slice(tokens[k - 1]!.at + tokens[k - 1]!.word.length, tokens[k]!.at))) break;
+		// Forward through the noun phrase the number counts ("twelve (12) refurbished ... laptops"), to a clause break;
+		// a list of counts goes on past its commas and "and" ("two flexible, one business and one economy class ... tickets").
+		// "One" (also "a") joins the list after its comma, or after "and" once the list is under way: "85 kits til en kommune"
+		// does not go on to "kommune".
+		const count = (t: Token | undefined) => !!t && (plainNumber(t) || words.has(t.folded));
+		const one = (t: Token | undefined) => !!t && ones(lang).has(t.folded);
+		let reach = i + 10;
+		let listing = false;
+		for (let k = i + 1; k < Math.min(tokens.length, reach); k++) {
+			const gap = text.slice(tokens[k - 1]!.at + tokens[k - 1]!.word.length, tokens[k]!.at);
+			if (/[;:.!?]/.test(gap)) break;
+			if (gap.includes(",")) {
+				if (!count(tokens[k]) && !one(tokens[k])) break;
+				listing = true;
+			}
+			if (count(tokens[k])) listing = true;
+			if (count(tokens[k]) || one(tokens[k])) reach = Math.max(reach, k + 8); // each count of the list brings its own few words
 			if (counted(tokens[k]!)) return true;
-			if (isStopword(tokens[k]!.word, lang)) break; // "85 mounting kits for its crews" counts kits
+			// "85 mounting kits for its crews" counts kits; "... and one economy class" goes on.
+			const next = tokens[k + 1];
+			if (isStopword(tokens[k]!.word, lang) && !count(tokens[k]) && !one(tokens[k]) && !count(next) && !(listing && one(next))) break;
 		}
 	}
 	return false;

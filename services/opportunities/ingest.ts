@@ -34,6 +34,10 @@ export function storedFields(n: StoredNotice, now: Date) {
 			// Absent when the source declares none (ask reads them: the lots, how the winner is chosen).
 			...(n.lots ? { lots: n.lots } : {}),
 			...(n.award_criteria ? { award_criteria: n.award_criteria } : {}),
+			// Absent when the source states none (ask reads them: when the contract starts, ends, how long it runs).
+			...(n.contract_period ? { contract_period: n.contract_period } : {}),
+			...(n.milestones ? { milestones: n.milestones } : {}),
+			...(n.extensions ? { extensions: n.extensions } : {}),
 			contacts: n.contacts,
 			documents: n.documents,
 			set_aside: n.set_aside,

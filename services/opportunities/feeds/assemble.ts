@@ -1,6 +1,6 @@
 import { uniqueCategories } from "./codes.ts";
 import { dedupeKeys } from "./dedupe.ts";
-import type { Category, Contact, NoticeDocument, NormalizedNotice, ParseResult, Place, Rejection } from "./notice.ts";
+import type { Category, Contact, ContractPeriod, NoticeDocument, NormalizedNotice, ParseResult, Place, Rejection } from "./notice.ts";
 import { LIMITS, NormalizedNotice as NoticeSchema } from "./notice.ts";
 import { cleanLine } from "./text.ts";
 
@@ -154,4 +154,40 @@ export function asAmount(v: unknown): number | null {
 export function asCurrency(v: unknown): string | null {
 	const s = typeof v === "string" ? v.trim().toUpperCase() : "";
 	return /^[A-Z]{3}$/.test(s) ? s : null;
+}
+
+const DURATION_UNITS: Record<string, string> = { DAY: "day", WEEK: "week", MONTH: "month", YEAR: "year" };
+
+/** A duration as TED and eForms publish it (a number and a unit code: 48, MONTH) in words: "48 months"; null when unreadable. */
+export function durationWords(amount: string | null | undefined, unit: string | null | undefined): string | null {
+	const n = asAmount(amount);
+	const word = DURATION_UNITS[(unit ?? "").trim().toUpperCase()];
+	return n === null || n <= 0 || !word ? null : `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The contract period of a notice whose lots each state theirs (TED OBJECT_DESCR, eForms ProcurementProjectLot): one
+ * duration when all lots agree, else each lot's; the start and end when all lots that state one agree. Empty when none does.
+ */
+export function lotPeriods(lots: { id: string | null; duration: string | null; start: string | null; end: string | null }[]): {
+	contract_period?: ContractPeriod;
+} {
+	const stated = lots.filter((l) => l.duration || l.start || l.end);
+	if (!stated.length) return {};
+	const one = <K extends "duration" | "start" | "end">(k: K) => {
+		const values = [...new Set(stated.map((l) => l[k]).filter((v): v is string => !!v))];
+		return values.length === 1 ? values[0]! : null;
+	};
+	const durations = [...new Set(stated.map((l) => l.duration).filter((d): d is string => !!d))];
+	const duration =
+		durations.length <= 1
+			? (durations[0] ?? null)
+			: stated
+					.filter((l) => l.duration)
+					.map((l) => `${l.id ? `lot ${l.id}: ` : ""}${l.duration}`)
+					.join("; ")
+					.slice(0, LIMITS.line);
+	const start = one("start");
+	const end = one("end");
+	return start || end || duration ? { contract_period: { start, end, duration_days: null, duration } } : {};
 }

@@ -1,5 +1,5 @@
 import type { NoticeDraft } from "./assemble.ts";
-import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assemble.ts";
+import { asAmount, asCurrency, Collector, durationWords, lotPeriods, placeOrNull, refused } from "./assemble.ts";
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
@@ -350,6 +350,19 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		items,
 		...lotsOf(lots),
 		...awardCriteriaOfLots(lots),
+		// Each lot's planned period (BT-36 duration with its unit, BT-536 start, BT-537 end).
+		...lotPeriods(
+			lots.map((l) => {
+				const period = first(l, "cac:ProcurementProject/cac:PlannedPeriod");
+				const measure = first(period, "cbc:DurationMeasure");
+				return {
+					id: cleanLine(textAt(l, "cbc:ID"), 100),
+					duration: durationWords(measure?.text, measure?.attrs.unitCode),
+					start: parseInstant(textAt(period, "cbc:StartDate"), RULES),
+					end: parseInstant(textAt(period, "cbc:EndDate"), DEADLINE_RULES),
+				};
+			}),
+		),
 		categories: [
 			...cpvs(procedure, "cac:MainCommodityClassification"),
 			...cpvs(procedure, "cac:AdditionalCommodityClassification"),

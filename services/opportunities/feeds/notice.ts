@@ -21,6 +21,8 @@ export const LIMITS = {
 	items: 200,
 	lots: 200,
 	awardCriteria: 100,
+	milestones: 50,
+	extensions: 20,
 	categories: 100,
 	documents: 100,
 	contacts: 20,
@@ -168,6 +170,32 @@ export const AwardCriteria = z.object({
 });
 export type AwardCriteria = z.infer<typeof AwardCriteria>;
 
+/** When the contract runs (OCDS tender.contractPeriod); a bid manager's second question after the deadline. */
+export const ContractPeriod = z.object({
+	start: UtcInstant.nullable(),
+	end: UtcInstant.nullable(),
+	duration_days: z.number().int().positive().nullable(),
+	/** The duration as published, with its unit ("48 months"), one per lot when lots differ ("lot 1: 30 days; lot 2: 60 days"). */
+	duration: Line(LIMITS.line).nullable().optional(),
+});
+export type ContractPeriod = z.infer<typeof ContractPeriod>;
+
+/** A date the buyer plans (OCDS tender.milestones: the contract's start and end, a delivery, a meeting), in its own words. */
+export const Milestone = z.object({
+	title: Line().nullable(),
+	description: Line(LIMITS.note).nullable(),
+	due: UtcInstant.nullable(),
+});
+export type Milestone = z.infer<typeof Milestone>;
+
+/** A publisher's own tender field outside the OCDS schema (NSW's timeframeDelivery, conditionsForParticipation), as text. */
+export const ExtensionField = z.object({
+	/** The field's key in words ("Conditions for participation"). */
+	name: Line(100),
+	text: Line(LIMITS.note),
+});
+export type ExtensionField = z.infer<typeof ExtensionField>;
+
 export const Contact = z.object({
 	name: Line(200).nullable(),
 	email: Line(254).nullable(),
@@ -259,6 +287,12 @@ export const NormalizedNotice = z.object({
 	lots: z.array(NoticeLot).max(LIMITS.lots).optional(),
 	/** How the winner is chosen; absent when the source states nothing. */
 	award_criteria: AwardCriteria.optional(),
+	/** When the contract runs; absent when the feed states none, so notices without it keep their content hash. */
+	contract_period: ContractPeriod.optional(),
+	/** The dates the buyer plans (contract start and end, deliveries, meetings); absent when the feed lists none. */
+	milestones: z.array(Milestone).max(LIMITS.milestones).optional(),
+	/** A publisher's own text fields (ExtensionField); absent when it has none. */
+	extensions: z.array(ExtensionField).max(LIMITS.extensions).optional(),
 	/** Every classification of the notice and its items, one entry per (scheme, code). */
 	categories: z.array(Category).max(LIMITS.categories),
 	deadline: UtcInstant.nullable(),

@@ -7,6 +7,9 @@ import type {
 	AwardCriteria,
 	AwardCriterion,
 	Contact,
+	ContractPeriod,
+	ExtensionField,
+	Milestone,
 	NoticeItem,
 	NoticeLot,
 	NoticeStatus,
@@ -122,14 +125,23 @@ function contactOf(party: Record<string, unknown> | undefined): Contact | null {
 	return { name: line(c.name, 200), email: cleanEmail(c.email), phone: line(c.telephone, 60) };
 }
 
+/** Longer than any country's postal code: a publisher that put the whole address there (Uganda's "... Plot 5 George Street ..."). */
+const POSTAL_CODE_MAX = 12;
+
 function addressOf(a: unknown): Place | null {
 	if (!isRecord(a)) return null;
+	const postal = line(a.postalCode, 1_000);
+	const whole = postal !== null && postal.length > POSTAL_CODE_MAX;
 	return placeOrNull({
 		country: line(a.countryName, 100),
 		region: line(a.region, 100),
 		city: line(a.locality, 100),
-		postal_code: line(a.postalCode, 30),
-		text: line(a.streetAddress, 1_000),
+		postal_code: whole ? null : postal,
+		text:
+			[line(a.streetAddress, 1_000), whole ? postal : null]
+				.filter((p) => p !== null)
+				.join(", ")
+				.slice(0, 1_000) || null,
 	});
 }
 
@@ -321,6 +333,63 @@ function enquiryDeadlineOf(tender: Record<string, unknown>): { enquiry_deadline?
 	return utc ? { enquiry_deadline: utc, ...(local ? { enquiry_deadline_local: local } : {}) } : {};
 }
 
+/** tender.contractPeriod: start, end and duration; empty when it states none (a duration of 0 days states nothing). */
+function contractPeriodOf(tender: Record<string, unknown>): { contract_period?: ContractPeriod } {
+	const p = isRecord(tender.contractPeriod) ? tender.contractPeriod : {};
+	const start = parseInstant(p.startDate, DATES);
+	const end = parseInstant(p.endDate, DEADLINES);
+	const days = asAmount(p.durationInDays);
+	const duration_days = days !== null && days >= 1 ? Math.round(days) : null;
+	return start || end || duration_days ? { contract_period: { start, end, duration_days } } : {};
+}
+
+/** tender.milestones with a title, a description or a due date; empty when it lists none. */
+function milestonesOf(tender: Record<string, unknown>): { milestones?: Milestone[] } {
+	const milestones = asArray(tender.milestones)
+		.filter(isRecord)
+		.map((m) => ({
+			title: line(m.title),
+			description: cleanText(m.description, LIMITS.note, { html: true }),
+			due: parseInstant(m.dueDate, DATES),
+		}))
+		.filter((m) => m.title !== null || m.description !== null)
+		.slice(0, LIMITS.milestones);
+	return milestones.length ? { milestones } : {};
+}
+
+/** The tender fields of OCDS 1.1 and the extensions read above: every other field is a publisher's own. */
+const TENDER_FIELDS = new Set(
+	(
+		"id title description status procuringEntity items value minValue procurementMethod procurementMethodDetails procurementMethodRationale " +
+		"mainProcurementCategory additionalProcurementCategories awardCriteria awardCriteriaDetails submissionMethod submissionMethodDetails " +
+		"tenderPeriod enquiryPeriod hasEnquiries eligibilityCriteria awardPeriod contractPeriod numberOfTenderers tenderers documents " +
+		"milestones amendments amendment lots lotGroups classification additionalClassifications techniques relatedProcesses statusDetails"
+	).split(" "),
+);
+
+/**
+ * A publisher's own text fields of the tender (NSW's timeframeDelivery "20 Weeks", conditionsForParticipation): what they
+ * say is notice text like any other. Kept when they hold words (two or more, or one with a figure: "20 Weeks"), not a bare
+ * code, status or link.
+ */
+function extensionsOf(tender: Record<string, unknown>): { extensions?: ExtensionField[] } {
+	const extensions = Object.entries(tender)
+		.filter(([key, v]) => typeof v === "string" && !TENDER_FIELDS.has(key))
+		.flatMap(([key, v]) => {
+			const text = cleanText(v, LIMITS.note, { html: true });
+			const words = (text ?? "").match(/\p{L}+/gu) ?? [];
+			if (!text || safeUrl(text) || !words.length || (words.length < 2 && !/\d/.test(text))) return [];
+			const named = key
+				.replace(/([a-z])([A-Z])/g, "$1 $2")
+				.replace(/[_-]+/g, " ")
+				.toLowerCase();
+			const name = line(named.charAt(0).toUpperCase() + named.slice(1), 100);
+			return name ? [{ name, text: text.replace(/\s*\n\s*/g, " ") }] : [];
+		})
+		.slice(0, LIMITS.extensions);
+	return extensions.length ? { extensions } : {};
+}
+
 interface Version {
 	release: Record<string, unknown>;
 	date: string;
@@ -370,6 +439,9 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		items: itemsOfTender(tender),
 		...lotsOfTender(tender),
 		...awardCriteriaOf(tender),
+		...contractPeriodOf(tender),
+		...milestonesOf(tender),
+		...extensionsOf(tender),
 		// The tender's own classification (eForms' main CPV and many publishers' put it there), then the items' additional ones.
 		categories: [
 			...[tender.classification, ...asArray(tender.additionalClassifications)]

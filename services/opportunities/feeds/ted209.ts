@@ -12,7 +12,7 @@
 // else the coded NC_CONTRACT_NATURE. Times carry no offset: TED gives them in the buyer's local
 // time, taken from the buyer's country (Central European time unless listed below).
 import type { NoticeDraft } from "./assemble.ts";
-import { asAmount, asCurrency, Collector, placeOrNull, refused } from "./assemble.ts";
+import { asAmount, asCurrency, Collector, durationWords, lotPeriods, placeOrNull, refused } from "./assemble.ts";
 import { normalizeCategory, procurementCategory } from "./codes.ts";
 import type { DateRules } from "./dates.ts";
 import { joinDateAndTime, parseInstant, parseLocal } from "./dates.ts";
@@ -221,6 +221,15 @@ function draftOf(root: XmlElement): NoticeDraft | string {
 		items: lots.map((l) => itemOf(l, main, labels)),
 		...lotsOf(lots),
 		...awardCriteriaOfLots(lots),
+		// Each lot's DURATION (TYPE DAY, MONTH or YEAR), DATE_START and DATE_END.
+		...lotPeriods(
+			lots.map((l) => ({
+				id: lotIdOf(l),
+				duration: durationWords(textAt(l, "ted:DURATION"), first(l, "ted:DURATION")?.attrs.TYPE),
+				start: parseInstant(textAt(l, "ted:DATE_START"), { naiveZone: "UTC", dateOnly: "start" }),
+				end: parseInstant(textAt(l, "ted:DATE_END"), { naiveZone: "UTC", dateOnly: "end" }),
+			})),
+		),
 		categories: [main, ...all(objectContract, "ted:OBJECT_DESCR/ted:CPV_ADDITIONAL").map((c) => cpvOf(c, labels))],
 		deadline,
 		deadline_local: parseLocal(deadlineText, deadlineRules),

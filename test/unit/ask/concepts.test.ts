@@ -1,7 +1,7 @@
 // Why: what a question asks is read from a glossary of notice-field concepts in the notices'
 // languages, on Snowball stems; this checks that inflections, compounds and longer phrases behave.
 import { describe, expect, it } from "vitest";
-import { conceptsIn } from "../../../services/ask/concepts.ts";
+import { conceptsIn, withEformsTerms } from "../../../services/ask/concepts.ts";
 import { analyzeQuestion } from "../../../services/ask/question.ts";
 
 const named = (text: string, langs: Parameters<typeof conceptsIn>[1], question = true) =>
@@ -75,5 +75,17 @@ describe("analyzeQuestion", () => {
 		const q = analyzeQuestion("What is the estimated value?", "no", new Set(["verdi"]));
 		expect(q.lang).toBe("en");
 		expect(q.asked?.name).toBe("value");
+	});
+});
+
+describe("the eForms SDK's names of the concepts (data/ask/eforms-terms.json)", () => {
+	it("names a topic in the official words where the glossary has none in that language", () => {
+		expect(named("Jaká je požadovaná finanční záruka?", ["cs"])).toContain("security");
+		expect(named("Mi a kezdő időpont?", ["hu"])).toContain("start");
+	});
+	it("adds a one-word name only where the glossary is silent in that language", () => {
+		const glossary = [{ name: "option" as const, topic: "options", rank: 5, words: { cs: ["opce"] } }];
+		const eforms = { concepts: { option: { words: { cs: ["možnosti", "popis možností"], sk: ["opcie"] } } } };
+		expect(withEformsTerms(glossary, eforms)[0]!.words).toEqual({ cs: ["opce", "popis možností"], sk: ["opcie"] });
 	});
 });

@@ -32,6 +32,7 @@ describe.skipIf(!existsSync(resolve(dev, "notices.ocds.json")))("ask eval on the
 // are answerable since ingestion keeps them (issue 18): it has the same floor as the others now.
 // tune-k (issue 18's fourth round) held a lower floor while its Catalan/Spanish notice was read as English; since ask reads a
 // notice in the language it declares (issue 18's fifth round) it has the same floor as the others.
+// tune-l (issue 18's sixth round, first run 24/36 answerable) has the same floor since that round's fixes (32/36).
 const FLOOR: Record<string, number> = {};
 
 // Registered only where the real set is built: its notices are third-party files, never in a clean clone.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildGrounding } from "../../../services/ask/context.ts";
-import { answerExtractive, explain, EXTRACTIVE_MODEL, NOT_STATED } from "../../../services/ask/extractive.ts";
+import { answerExtractive, explain, EXTRACTIVE_MODEL, NOT_STATED, titleCased } from "../../../services/ask/extractive.ts";
 
 // Why: the offline answerer on notices written for this test (not from any eval set), in English,
 // Norwegian and German: answerable questions give the field or quote the sentence holding the fact;
@@ -461,5 +461,144 @@ describe("answerExtractive: yes/no and topic questions in English about notices 
 		expect(answerExtractive(buildGrounding({ notice }), "Hva er rammeavtalens varighet?").answer.startsWith(NOT_STATED)).toBe(true);
 		const stated = { ...notice, description: `${notice.description}\nRammeavtalen har en varighet på 2 år.` };
 		expect(answerExtractive(buildGrounding({ notice: stated }), "Hva er rammeavtalens varighet?").answer).toContain("2 år");
+	});
+});
+
+describe("answerExtractive on a title in title case", () => {
+	// Written for this test: a notice holding only a title, a buyer and a deadline, as many Buyandsell notices do.
+	const bare = buildGrounding({
+		notice: {
+			title: "Emergency Power Generator Maintenance (XX123-456789/A)",
+			issuing_body: "Public Works Department",
+			description: "",
+			deadline: "2028-06-13T18:00:00Z",
+			details: { items: [{ description: "Emergency Power Generator Maintenance (XX123-456789/A)" }] },
+		},
+	});
+	it("does not read the title's capitals as a place's name", () => {
+		expect(answerExtractive(bare, "Where are the generators located?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(titleCased("Emergency Power Generator Maintenance")).toBe(true);
+		expect(titleCased("Delivery to the Council depot at Mill Lane, Ashby")).toBe(false);
+	});
+});
+
+describe("answerExtractive: a topic the question names alone, and sentences that complement each other", () => {
+	// Written for this test.
+	const g2 = buildGrounding({
+		notice: {
+			title: "Flood remediation works",
+			issuing_body: "Public Works",
+			description: [
+				"A non-mandatory briefing session will be held at 9:30 AM on 12 December 2030 at the Civic Centre.",
+				"Persons intending to attend this briefing session should email the contact officer of their intention to attend.",
+				"The RFT may also require Microsoft Word 2010.",
+				"Further details: https://tenders.example.gov/rft/42",
+			].join("\n"),
+			deadline: "2030-12-20T02:00:00Z",
+			details: { extensions: [{ name: "Timeframe delivery", text: "20 Weeks" }] },
+		},
+	});
+	it("answers a topic-only question from the sentence naming the topic, not from a date or year elsewhere", () => {
+		expect(answerExtractive(g2, "What is the delivery timeframe?").answer).toBe(
+			'The notice\'s record says: "Timeframe delivery: 20 Weeks"',
+		);
+		expect(answerExtractive(g2, "What is the lead time?").answer).toContain("20 Weeks");
+	});
+	it("keeps a link as an answer to where more is found, whatever the sentence calls it", () => {
+		expect(answerExtractive(g2, "Where can I find more information?").answer).toContain("https://tenders.example.gov/rft/42");
+	});
+	it("quotes a sentence that covers the question as well as the best one and adds a word it lacks", () => {
+		const a = answerExtractive(g2, "Is attendance at the briefing mandatory?").answer;
+		expect(a).toContain("non-mandatory");
+		expect(a).toContain("intending to attend");
+	});
+});
+
+describe("answerExtractive from the contract period a TED or eForms notice states per lot", () => {
+	const g3 = buildGrounding({
+		notice: {
+			title: "Cleaning services",
+			issuing_body: "City of Example",
+			description: "Cleaning of the city's schools.",
+			deadline: null,
+			details: { contract_period: { start: "2031-01-01T00:00:00Z", end: null, duration_days: null, duration: "36 months" } },
+		},
+	});
+	it("answers how long and when it starts from the field", () => {
+		expect(answerExtractive(g3, "How long is the contract?").answer).toContain(
+			"field contract_period: start 2031-01-01; duration 36 months",
+		);
+		expect(answerExtractive(g3, "Wann beginnt der Vertrag?").answer).toContain("start 2031-01-01");
+	});
+});
+
+describe("answerExtractive: a heading answers no yes/no question", () => {
+	// Written for this test: a heading in Title Case that names the topic's words with one between ("Tender Box Security").
+	const g4 = buildGrounding({
+		notice: {
+			title: "Flood remediation works",
+			issuing_body: "Public Works",
+			description: ["Electronic Tender Box Security", "All responses are encrypted and stored securely until the closing time."].join("\n"),
+			deadline: null,
+		},
+	});
+	it("does not read 'Electronic Tender Box Security' as saying whether a tender security is required", () => {
+		expect(answerExtractive(g4, "Is a bid bond required?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g4, "Is a bank guarantee required?").answer).toContain("a bid bond or tender security");
+		expect(titleCased("NO BID BOND REQUIRED", true)).toBe(false);
+	});
+});
+
+describe("answerExtractive: where goods go is no portal and no unit of time", () => {
+	// Written for this test.
+	const g5 = buildGrounding({
+		notice: {
+			title: "Supply of soil stabiliser",
+			issuing_body: "Roads Agency",
+			description: "Tenders must be submitted using the e-tendering website https://tenders.example.gov/.",
+			deadline: null,
+			details: { extensions: [{ name: "Timeframe delivery", text: "20 Weeks" }] },
+		},
+	});
+	it("does not answer 'where will the goods be delivered?' with a portal's link or a capitalized 'Weeks'", () => {
+		expect(answerExtractive(g5, "Where will the goods be delivered?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g5, "Where can I find more information?").answer).toContain("https://tenders.example.gov/");
+	});
+});
+
+describe("answerExtractive: 'the contract' names no subject beside a date asked for", () => {
+	// Written for this test: every sentence names the contract, one says when it starts, one how long it runs.
+	const sentences = [
+		"A briefing on the contract will be held at 9:30 AM on 12 December 2030.",
+		"Contract documents need Microsoft Word 2007 or more recent.",
+	];
+	const g6 = (extra: string[]) =>
+		buildGrounding({
+			notice: { title: "Cleaning contract", issuing_body: "City", description: [...sentences, ...extra].join("\n"), deadline: null },
+		});
+	it("does not take any dated sentence naming the contract for its start", () => {
+		expect(answerExtractive(g6([]), "When does the contract start?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g6(["The contract will commence on 1 April 2031."]), "When does the contract start?").answer).toContain(
+			"1 April 2031",
+		);
+	});
+	it("still takes a duration given for the contracts", () => {
+		expect(answerExtractive(g6(["Both contracts are to be for 3 years."]), "How long are the contracts?").answer).toContain("3 years");
+	});
+});
+
+describe("answerExtractive: the question word keeps the kinds it asks for", () => {
+	// Written for this test: the notice names whom to ask, never until when.
+	const g7 = buildGrounding({
+		notice: {
+			title: "Road works",
+			issuing_body: "Roads Agency",
+			description: "Further information can be obtained by contacting Andrew Doherty by email at andrew.doherty@roads.example.gov.",
+			deadline: null,
+		},
+	});
+	it("does not answer 'when' with an e-mail address, and answers 'where' with it", () => {
+		expect(answerExtractive(g7, "When is the deadline for questions?").answer.startsWith(NOT_STATED)).toBe(true);
+		expect(answerExtractive(g7, "Where should questions be sent?").answer).toContain("andrew.doherty@roads.example.gov");
 	});
 });

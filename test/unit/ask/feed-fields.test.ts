@@ -25,6 +25,9 @@ const release = {
 		submissionMethodDetails: "Las ofertas se entregan en la mesa de partes, en sobre cerrado.",
 		minValue: { amount: 250000, currency: "PYG" },
 		amendments: [{ id: "1", date: "2031-01-10T10:00:00-05:00", rationale: "Adenda 01: se amplía el plazo de consultas." }],
+		contractPeriod: { startDate: "2031-04-01T00:00:00Z", durationInDays: 365 },
+		milestones: [{ id: "1", title: "Contract end", description: "Anticipated contract end date", dueDate: "2032-03-31T00:00:00Z" }],
+		classification: { scheme: "CPV", id: "30213100", description: "Computadoras portátiles de uso oficial" },
 	},
 };
 
@@ -48,6 +51,16 @@ describe("feed fields in ask's grounding", () => {
 		expect(g.facts.find((f) => f.name === "minimum_value")?.text).toBe("PYG 250,000");
 		expect(answerExtractive(g, "What is the minimum value?").answer).toContain("field minimum_value: PYG 250,000");
 		expect(answerExtractive(g, "¿Qué dice la Adenda 01?").answer).toContain("se amplía el plazo de consultas");
+	});
+
+	it("carries the contract period as a field and each milestone as a sentence", () => {
+		expect(g.facts.find((f) => f.name === "contract_period")?.text).toBe("start 2031-04-01; duration 365 days");
+		expect(answerExtractive(g, "¿Cuándo comienza el contrato?").answer).toContain("field contract_period: start 2031-04-01");
+		expect(answerExtractive(g, "When is the anticipated contract end date?").answer).toContain("Anticipated contract end date: 2032-03-31");
+	});
+
+	it("quotes a classification's label as the source published it", () => {
+		expect(g.passages.some((p) => p.text === "Classification: Computadoras portátiles de uso oficial")).toBe(true);
 	});
 
 	it("answers from them in the notice's language and in English", () => {

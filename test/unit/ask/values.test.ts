@@ -51,6 +51,15 @@ describe("hasCountOf", () => {
 		expect(count("Anskaffelsen gjennomføres i fellesskap blant 23 kommuner.", ["kommuner"], "no")).toBe(true);
 		expect(count("Item 1: Body-worn camera; quantity 120 each", ["cameras"])).toBe(true);
 	});
+	it("follows a list of counts to the noun it counts, past its commas and its 'and'", () => {
+		expect(count("Four (4) two flexible, one business and one economy class return air tickets to Geneva", ["tickets"])).toBe(true);
+		expect(count("Four chairs for the office, and tickets", ["tickets"])).toBe(false);
+		expect(count("two flexible, one business and one economy class return air tickets", ["tickets"])).toBe(true);
+		expect(count("Levering av 85 pakker levert til en stor kommune", ["kommune"], "no")).toBe(false);
+	});
+	it("reads a heading in capitals as a count, not as a street address", () => {
+		expect(count("AUTOBUS, 20 PASSAGERS, ADAPTÉ POUR FAUTEUIL ROULANT.", ["passagers"], "fr")).toBe(true);
+	});
 	it("does not count codes, list labels, house numbers, shares or other things", () => {
 		expect(count("REFURBISHED Panasonic Toughbook CF-31 Laptops for Patrol Vehicles", ["vehicles"])).toBe(false);
 		expect(count("1) Część 1 - Sukcesywna dostawa ryb do magazynu", ["ryb"], "pl")).toBe(false);

@@ -307,3 +307,9 @@ describe("eForms: lots and award criteria (what ask reads)", () => {
 		expect(n.award_criteria?.criteria[4]).toMatchObject({ lot: "LOT-0000", description: "The price is evaluated by..." });
 	});
 });
+
+describe("eForms: the lots' planned period", () => {
+	it("keeps BT-36 with its unit and BT-536 as the contract period", () => {
+		expect(only(readText(EFORMS_ORIGINAL)).contract_period).toMatchObject({ start: "2020-08-31T22:00:00Z", duration: "36 months" });
+	});
+});

@@ -416,3 +416,57 @@ describe("OCDS: lots, award criteria and long item descriptions (what ask reads)
 		expect(n).not.toHaveProperty("award_criteria");
 	});
 });
+
+describe("OCDS: contract period, milestones and an address written into the postal code", () => {
+	// Written for this test, in the shapes Uganda's and Contracts Finder's releases use.
+	const release = {
+		ocid: "ocds-test01-42",
+		id: "ocds-test01-42-tender",
+		date: "2031-01-05T10:00:00Z",
+		tag: ["tender"],
+		buyer: { id: "b1", name: "Registry Bureau" },
+		parties: [
+			{
+				id: "b1",
+				name: "Registry Bureau",
+				roles: ["buyer"],
+				address: { countryName: "Uganda", postalCode: "Registry Bureau Plot 5 Main Street Kampala" },
+			},
+		],
+		tender: {
+			id: "T-42",
+			title: "Hire of a public address system",
+			contractPeriod: { startDate: null, durationInDays: 0 },
+			milestones: [{ id: "1", title: "Contract start", description: "Anticipated contract start date", dueDate: "2031-03-14T00:00:00Z" }],
+			timeframeDelivery: "<p>20 Weeks</p>",
+			RFTAccess: "Open",
+			lodgeResponse: "https://tenders.example.gov/lodge",
+			conditionsForParticipation: "<p>Tenderers must hold public liability insurance.</p>",
+		},
+	};
+	const n = parseOcds(release).notices[0]!;
+	it("keeps the milestones and leaves out a contract period that states nothing", () => {
+		expect(n.milestones).toEqual([
+			{ title: "Contract start", description: "Anticipated contract start date", due: "2031-03-14T00:00:00Z" },
+		]);
+		expect(n.contract_period).toBeUndefined();
+		const withPeriod = parseOcds({
+			...release,
+			tender: { ...release.tender, contractPeriod: { startDate: "2031-04-01T00:00:00Z", durationInDays: 365 } },
+		});
+		expect(withPeriod.notices[0]!.contract_period).toEqual({ start: "2031-04-01T00:00:00Z", end: null, duration_days: 365 });
+	});
+	it("keeps a publisher's own text fields under their names, not its bare codes or links", () => {
+		expect(n.extensions).toEqual([
+			{ name: "Timeframe delivery", text: "20 Weeks" },
+			{ name: "Conditions for participation", text: "Tenderers must hold public liability insurance." },
+		]);
+	});
+	it("reads a postal code longer than any as the address it is", () => {
+		expect(n.place_of_performance).toMatchObject({
+			postal_code: null,
+			text: "Registry Bureau Plot 5 Main Street Kampala",
+			country: "Uganda",
+		});
+	});
+});

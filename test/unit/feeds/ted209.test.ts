@@ -136,3 +136,15 @@ describe("TED R2.0.9: lots and award criteria (what ask reads)", () => {
 		expect(only(xml)).not.toHaveProperty("award_criteria");
 	});
 });
+
+describe("TED R2.0.9: the lots' DURATION", () => {
+	const xml = readText(TED_R209_TWO_LOTS);
+	it("gives one duration when the lots agree, and each lot's when they differ", () => {
+		let k = 0;
+		const same = xml.replace(/<\/OBJECT_DESCR>/g, () => `<DURATION TYPE="MONTH">24</DURATION></OBJECT_DESCR>`);
+		expect(only(same).contract_period).toEqual({ start: null, end: null, duration_days: null, duration: "24 months" });
+		const differ = xml.replace(/<\/OBJECT_DESCR>/g, () => `<DURATION TYPE="DAY">${++k * 30}</DURATION></OBJECT_DESCR>`);
+		expect(only(differ).contract_period?.duration).toMatch(/^lot \S+: 30 days; lot \S+: 60 days$/);
+	});
+	it("states none when no lot does", () => expect(only(xml).contract_period).toBeUndefined());
+});
