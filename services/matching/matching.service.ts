@@ -9,6 +9,7 @@ import { connectServiceDb, syncIndexes } from "../../shared/mongo.ts";
 import { BULK_PRIORITY, QUEUES, payloadOf, startWorker } from "../../shared/queue.ts";
 import { JOBS } from "../../shared/contract/internal/queue-jobs.ts";
 import { MatchingEngine } from "./engine.ts";
+import { warmMatchingMethod } from "./method/index.ts";
 import { dropRetiredMatchingIndexes, matchingModels, type MatchingModels } from "./models.ts";
 import { rekeyPhrases } from "./rules/rekey.ts";
 import { LearnedRules } from "./rules/actions.ts";
@@ -68,6 +69,8 @@ export const MatchingService: ServiceSchema<ServiceSettingSchema, Record<string,
 		this.rules = new LearnedRules(this.m, this.engine, this.broker as unknown as Caller, this.logger);
 		this.workers = [];
 		if (config().WORKERS === "off") return;
+		// The label tables the method builds on first use: paid here, not by the first match a worker runs.
+		warmMatchingMethod();
 		this.rules.outbox.startReconciler(config().OUTBOX_RECONCILE_MS, (e) => this.logger.warn({ err: e }, "rescore reconcile failed"));
 		this.workers.push(
 			startWorker(QUEUES.productIndex, async (job) => {

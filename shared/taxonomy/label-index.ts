@@ -448,3 +448,15 @@ export function labelsHoldingHead(head: string, textStems: Iterable<string>): He
 		}
 	return out.sort((a, b) => Number(b.headed) - Number(a.headed) || b.coverage - a.coverage || (a.code < b.code ? -1 : 1));
 }
+
+/**
+ * Builds now what the lookups above build on first use (a language's label index, its service
+ * words, the English head-noun and near-stem maps), so that a service can pay it at start rather
+ * than in the first request that needs it (about 0.7 s for English on this 2-core machine).
+ */
+export function warmLabelIndexes(langs: readonly Language[] = ["en"]): void {
+	for (const lang of langs) serviceLeadStems(lang);
+	labelHeadCodes("");
+	kindWordDivisions("");
+	headStems("warm");
+}
