@@ -1,7 +1,17 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadDevSet } from "../services/matching/method/eval/dev-set.ts";
-import { type CompanyFigures, evaluate } from "../services/matching/method/eval/evaluate.ts";
+import type { CompanyProfile } from "../shared/contract/catalog.ts";
+import type { Signals } from "../shared/contract/opportunities.ts";
+import { judgeEligibility } from "../services/matching/eligibility.ts";
+import { BARRED_FACTOR, RECORD_MIN_SCORE } from "../services/matching/engine.ts";
+import { type DevSet, loadDevSet } from "../services/matching/method/eval/dev-set.ts";
+import { type AfterScoring, type CompanyFigures, evaluate } from "../services/matching/method/eval/evaluate.ts";
+import { explainSignals } from "../services/matching/signals/extract.ts";
+import { noticeView, signalsInput } from "../services/matching/views.ts";
+import { parseFeed } from "../services/opportunities/feeds/detect.ts";
+import type { NormalizedNotice } from "../services/opportunities/feeds/notice.ts";
+import { forMatching } from "./eval-signals.ts";
 import { syntheticNotices, syntheticProducts } from "../services/matching/method/eval/synthetic.ts";
 import { NoticeIndex } from "../services/matching/method/notice-index.ts";
 import { ProductIndex } from "../services/matching/method/product-index.ts";
@@ -14,8 +24,11 @@ import { DIGEST_MIN_SCORE } from "../services/matching/method/weights.ts";
 // stage 1 + stage 2 and a BM25 baseline over the labeled dev set, then a synthetic scale check
 // showing that stage 1 keeps single matches far below a full scan.
 //
-//   node_modules/.bin/node --import tsx scripts/eval-matching-offline.ts [--set DIR] [--details] [--no-scale] [--min-score N] [--fold a|b]
+//   node_modules/.bin/node --import tsx scripts/eval-matching-offline.ts [--set DIR] [--details] [--no-scale] [--min-score N] [--fold a|b] [--as-api]
 //
+// --as-api reads the notices as the service does (parseFeed, storage, matching's view with the signals)
+// and applies what the engine applies after the method (the eligibility judgement that halves a barred
+// company's score, no record under RECORD_MIN_SCORE), so that the figures are the API's without a stack.
 // --fold a|b keeps one of two fixed halves of the set's notices (by a hash of the ocid): a change
 // tuned while looking at one fold is checked on the other before it is trusted to generalize.
 
@@ -55,8 +68,50 @@ const quantile = (xs: number[], q: number) => {
 	return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
 };
 
+/** The set as the service reads it, and the engine's steps after the method (see --as-api above). */
+function asApi(set: DevSet): { set: DevSet; after: AfterScoring } {
+	// Every version of a process, in order: the store keeps the latest.
+	const latest = new Map<string, NormalizedNotice>();
+	for (const n of parseFeed(readFileSync(join(devDir, "notices.ocds.json"))).notices) latest.set(n.source_id, n);
+	const read = new Map<string, { view: NoticeView; signals: Signals }>();
+	for (const [id, n] of latest) {
+		const stored = forMatching(n, id);
+		const { signals, explanation } = explainSignals(signalsInput(stored));
+		read.set(id, { view: noticeView(stored, signals, explanation.bid_eligibility.rule), signals });
+	}
+	const profiles = new Map<string, CompanyProfile>(
+		set.tenants.map((t) => [
+			t.tenantId,
+			{
+				company_name: t.tenantId,
+				certifications: t.profile.certifications.map((name) => ({ name, number: null, expires_at: null })),
+				set_asides: t.profile.setAsides as CompanyProfile["set_asides"],
+				naics_codes: t.profile.naicsCodes,
+				places_served: [],
+				manufacturer_partners: [],
+				updated_at: null,
+			},
+		]),
+	);
+	const after: AfterScoring = (tenantId, noticeId, scored) => {
+		const r = read.get(noticeId);
+		if (!r) return scored;
+		const raw = Math.round(scored.score);
+		if (scored.bestProduct === null || raw < RECORD_MIN_SCORE) return { ...scored, score: 0 };
+		const e = judgeEligibility(r.signals, profiles.get(tenantId) ?? null, true, r.view.openCall === true);
+		return e.barred ? { ...scored, score: Math.round(raw * BARRED_FACTOR) } : { ...scored, score: raw };
+	};
+	const notices = set.notices.map((n) => {
+		const r = read.get(n.view.noticeId);
+		return r ? { ...n, view: { ...r.view, noticeId: n.view.noticeId } } : n;
+	});
+	return { set: { ...set, notices }, after };
+}
+
 function devSetReport(): void {
-	const whole = loadDevSet(devDir);
+	const loaded = loadDevSet(devDir);
+	const api = args.includes("--as-api") ? asApi(loaded) : null;
+	const whole = api?.set ?? loaded;
 	const set = {
 		...whole,
 		notices: whole.notices.filter((n) => inFold(n.view.noticeId)),
@@ -66,9 +121,9 @@ function devSetReport(): void {
 	const matchable = set.tenants.reduce((n, t) => n + t.products.filter((p) => p.status === "active" && p.partnerAuthorized).length, 0);
 	const cancelled = set.notices.filter((n) => n.cancelled).length;
 	const amended = set.notices.filter((n) => n.releases > 1 && !n.cancelled).length;
-	const e = evaluate(set, digestMinScore);
+	const e = evaluate(set, digestMinScore, api?.after);
 
-	console.log(`Matching method, offline evaluation on ${devDir}${fold ? `, fold ${fold}` : ""}`);
+	console.log(`Matching method, offline evaluation on ${devDir}${fold ? `, fold ${fold}` : ""}${api ? ", as the API" : ""}`);
 	console.log(
 		`  ${set.tenants.length} companies, ${products} products (${matchable} matchable: active, partner authorized), ` +
 			`${set.notices.length} notices (${amended} amended, ${cancelled} cancelled), ${set.qrels.length} labeled rows`,

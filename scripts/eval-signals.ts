@@ -66,12 +66,17 @@ export function inputFromRelease(r: OcdsRelease): SignalsInput {
 	};
 }
 
+/** A parsed notice as the bus hands it to matching, through the same steps as ingestion (stored, then read back). */
+export function forMatching(n: NormalizedNotice, id = "eval"): NoticeForMatching {
+	const stored = mergeVersion(null, n).notice;
+	const doc = { _id: id, ...storedFields(stored, new Date(0)) } as unknown as NoticeDoc;
+	// JSON, typed by matching's own view of the answer.
+	return JSON.parse(JSON.stringify(noticeForMatching(doc))) as NoticeForMatching;
+}
+
 /** The extractor's input for a parsed notice, through the same steps as ingestion and matching. */
 export function inputOf(n: NormalizedNotice): SignalsInput {
-	const stored = mergeVersion(null, n).notice;
-	const doc = { _id: "eval", ...storedFields(stored, new Date(0)) } as unknown as NoticeDoc;
-	// As the bus hands it to matching: JSON, typed by matching's own view of the answer.
-	return signalsInput(JSON.parse(JSON.stringify(noticeForMatching(doc))) as NoticeForMatching);
+	return signalsInput(forMatching(n));
 }
 
 export interface DevCase {

@@ -36,4 +36,14 @@ describe("dev set", () => {
 		expect(e.overall.map).toBeGreaterThan(b.map);
 		expect(e.overall.digest.f1).toBeGreaterThan(b.bestF1);
 	});
+
+	it("applies what the service does after the method, and ranks nowhere a notice it keeps no record of", () => {
+		// Halving every score (a barred company) empties the digest; keeping no record empties every ranking.
+		const halved = evaluate(set, undefined, (_t, _n, scored) => ({ ...scored, score: scored.score / 2 }));
+		expect(halved.overall.digest.tp + halved.overall.digest.fp).toBe(0);
+		expect(halved.overall.map).toBeCloseTo(e.overall.map, 2);
+		const none = evaluate(set, undefined, (_t, _n, scored) => ({ ...scored, score: 0 }));
+		expect(none.overall.map).toBe(0);
+		expect(none.overall.ndcg10).toBe(0);
+	});
 });

@@ -48,7 +48,14 @@ export interface Evaluation {
 
 const key = (tenant: string, notice: string) => `${tenant}\u0000${notice}`;
 
-export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evaluation {
+/**
+ * What the service does with a company's score before a person sees it, beyond the method (the
+ * engine's eligibility judgement, its record threshold): `--as-api` in eval-matching-offline.ts
+ * passes the engine's own steps, so that offline figures are the API's.
+ */
+export type AfterScoring = (tenantId: string, noticeId: string, scored: TenantNoticeScore) => TenantNoticeScore;
+
+export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE, after?: AfterScoring): Evaluation {
 	const cancelled = new Set(set.notices.filter((n) => n.cancelled).map((n) => n.view.noticeId));
 	const grade = new Map<string, number>();
 	for (const q of set.qrels) grade.set(key(q.tenantId, q.noticeId), q.cancelled || cancelled.has(q.noticeId) ? 0 : q.grade);
@@ -86,13 +93,11 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 				stage1.relevantPairs++;
 				if (found.length > 0) stage1.retrieved++;
 			}
-			perNotice.set(
-				n.view.noticeId,
-				scoreNoticeForTenant(
-					found.map((c) => c.product),
-					n.view,
-				),
+			const scored = scoreNoticeForTenant(
+				found.map((c) => c.product),
+				n.view,
 			);
+			perNotice.set(n.view.noticeId, after ? after(t.tenantId, n.view.noticeId, scored) : scored);
 		}
 		results.set(t.tenantId, perNotice);
 	}
@@ -125,7 +130,8 @@ export function evaluate(set: DevSet, digestMinScore = DIGEST_MIN_SCORE): Evalua
 		pooled.fn += c.fn;
 		const trapIds = set.qrels.filter((q) => q.tenantId === t.tenantId && q.grade === 0 && digest.has(q.noticeId)).map((q) => q.noticeId);
 		traps += trapIds.length;
-		const ranking = rankByScore(scores);
+		// As the API: a notice the service keeps no record of is in no list, so it ranks nowhere.
+		const ranking = rankByScore(after ? new Map([...scores].filter(([, s]) => s > 0)) : scores);
 
 		// Baseline: every product name as a saved search; the company's score is its best query's.
 		const bmScores = new Map<string, number>(ids.map((id) => [id, 0]));
