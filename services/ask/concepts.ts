@@ -5,7 +5,7 @@
 // which structured field answers it, what kind of value an answering sentence holds, and whether
 // a notice silent on it simply does not state it. The glossary names the notions, not any notice's
 // phrasing; the same words find the topic in a question and in the notice's sentences.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { foldOf, stemOf, TEXT_LANGUAGES, type TextLanguage } from "../../shared/text/index.ts";
@@ -149,13 +149,20 @@ export function withEformsTerms(concepts: Concept[], eforms: z.infer<typeof Efor
 	});
 }
 
-const dataFile = (name: string): unknown => JSON.parse(readFileSync(resolve(import.meta.dirname, "../../data/ask", name), "utf8"));
+const dataPath = (name: string) => resolve(import.meta.dirname, "../../data/ask", name);
+const dataFile = (name: string): unknown => JSON.parse(readFileSync(dataPath(name), "utf8"));
 
-/** The glossary (data/ask/glossary.json) with the eForms names, read once. */
-export const CONCEPTS: Concept[] = withEformsTerms(
-	GlossaryFile.parse(dataFile("glossary.json")).concepts,
-	EformsFile.parse(dataFile("eforms-terms.json")),
-);
+/**
+ * The eForms names where they were built here: they come out of a fetched snapshot of the SDK, and
+ * nothing a snapshot brings is committed (data/ask/README.md), so a fresh checkout has none and
+ * reads the glossary alone.
+ */
+export function eformsTerms(path = dataPath("eforms-terms.json")): z.infer<typeof EformsFile> {
+	return existsSync(path) ? EformsFile.parse(JSON.parse(readFileSync(path, "utf8"))) : { concepts: {} };
+}
+
+/** The glossary (data/ask/glossary.json) with the eForms names where built, read once. */
+export const CONCEPTS: Concept[] = withEformsTerms(GlossaryFile.parse(dataFile("glossary.json")).concepts, eformsTerms());
 
 export const CONCEPT_BY_NAME = new Map(CONCEPTS.map((c) => [c.name, c]));
 

@@ -1,7 +1,10 @@
 // Why: what a question asks is read from a glossary of notice-field concepts in the notices'
 // languages, on Snowball stems; this checks that inflections, compounds and longer phrases behave.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { conceptsIn, withEformsTerms } from "../../../services/ask/concepts.ts";
+import { conceptsIn, eformsTerms, withEformsTerms } from "../../../services/ask/concepts.ts";
 import { analyzeQuestion } from "../../../services/ask/question.ts";
 
 const named = (text: string, langs: Parameters<typeof conceptsIn>[1], question = true) =>
@@ -78,10 +81,16 @@ describe("analyzeQuestion", () => {
 	});
 });
 
-describe("the eForms SDK's names of the concepts (data/ask/eforms-terms.json)", () => {
-	it("names a topic in the official words where the glossary has none in that language", () => {
-		expect(named("Jaká je požadovaná finanční záruka?", ["cs"])).toContain("security");
-		expect(named("Mi a kezdő időpont?", ["hu"])).toContain("start");
+describe("the eForms SDK's names of the concepts (data/ask/eforms-terms.json, built locally)", () => {
+	it("reads the glossary alone where the names were not built, and the file where they were", () => {
+		const dir = mkdtempSync(join(tmpdir(), "oms-eforms-"));
+		expect(eformsTerms(join(dir, "absent.json"))).toEqual({ concepts: {} });
+		const file = join(dir, "eforms-terms.json");
+		writeFileSync(file, JSON.stringify({ concepts: { security: { words: { cs: ["finanční záruka"] } } } }));
+		const terms = eformsTerms(file);
+		expect(terms.concepts.security?.words.cs).toEqual(["finanční záruka"]);
+		const glossary = [{ name: "security" as const, topic: "security", rank: 5, words: { en: ["guarantee"] } }];
+		expect(withEformsTerms(glossary, terms)[0]!.words).toEqual({ en: ["guarantee"], cs: ["finanční záruka"] });
 	});
 	it("adds a one-word name only where the glossary is silent in that language", () => {
 		const glossary = [{ name: "option" as const, topic: "options", rank: 5, words: { cs: ["opce"] } }];
