@@ -6,6 +6,7 @@ import { parseInstant, parseLocal } from "./dates.ts";
 import type {
 	AwardCriteria,
 	AwardCriterion,
+	Category,
 	Contact,
 	ContractPeriod,
 	ExtensionField,
@@ -202,6 +203,11 @@ function categoryOfTender(tender: Record<string, unknown>): ProcurementCategory 
 	return additional.size === 1 ? ([...additional][0] ?? null) : null;
 }
 
+/** An item's main classification: a scheme we read, else a national catalogue built on UNSPSC. */
+function itemCategory(c: Record<string, unknown>): Category | null {
+	return normalizeCategory(c.scheme, c.id, c.description) ?? unspscBased(c.scheme, c.id, c.description);
+}
+
 /** Items as listed; a tender that lists lots but no items gets one item per lot (its title and description). */
 function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
 	const items = asArray(tender.items).filter(isRecord);
@@ -225,9 +231,7 @@ function itemsOfTender(tender: Record<string, unknown>): NoticeItem[] {
 			description: line(item.description, LIMITS.itemDescription) ?? "",
 			quantity: asAmount(item.quantity),
 			unit: line(unit.name, 100),
-			classification:
-				normalizeCategory(classification.scheme, classification.id, classification.description) ??
-				unspscBased(classification.scheme, classification.id, classification.description),
+			classification: itemCategory(classification),
 			lot: line(item.relatedLot, 100),
 		};
 	});
@@ -442,16 +446,19 @@ function draftOf(state: Record<string, unknown>, version: Version, firstDate: st
 		...contractPeriodOf(tender),
 		...milestonesOf(tender),
 		...extensionsOf(tender),
-		// The tender's own classification (eForms' main CPV and many publishers' put it there), then the items' additional ones.
+		// The tender's own classification (eForms' main CPV and many publishers' put it there), then each item's
+		// main classification before its additional ones: the first code is what the notice mainly buys, for
+		// the API's reader and for matching ("Passenger Motor Vehicles" before the light trucks it also allows).
 		categories: [
 			...[tender.classification, ...asArray(tender.additionalClassifications)]
 				.filter(isRecord)
 				.map((c) => normalizeCategory(c.scheme, c.id, c.description)),
-			...items.flatMap((item) =>
-				asArray(item.additionalClassifications)
+			...items.flatMap((item) => [
+				isRecord(item.classification) ? itemCategory(item.classification) : null,
+				...asArray(item.additionalClassifications)
 					.filter(isRecord)
 					.map((c) => normalizeCategory(c.scheme, c.id, c.description)),
-			),
+			]),
 		],
 		deadline: parseInstant(period.endDate, DEADLINES),
 		deadline_local: parseLocal(period.endDate, DEADLINES),

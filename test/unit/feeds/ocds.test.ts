@@ -199,6 +199,33 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(n.items.map((i) => i.classification)).toEqual([{ scheme: "PSC", code: "7010", as_published: "GSIN N7010" }, null]);
 	});
 
+	it("lists an item's main classification before its additional ones: the first code is what the notice mainly buys", () => {
+		const [release] = releasesOf("ocds-evaldev-002") as [Json];
+		const tender = { ...(release.tender as Json) };
+		delete tender.classification;
+		const out = parseOcds({
+			version: "1.1",
+			releases: [
+				{
+					...release,
+					tender: {
+						...tender,
+						items: [
+							{
+								id: "1",
+								description: "Vehicles",
+								classification: { scheme: "GSIN", id: "N2310003", description: "Passenger Motor Vehicles - Domestic" },
+								additionalClassifications: [{ scheme: "GSIN", id: "N2320L51", description: "Truck, Light, Utility, 4 X 4" }],
+							},
+						],
+					},
+				},
+			],
+		});
+		const n = out.notices[0] as NormalizedNotice;
+		expect(n.categories.map((c) => c.code)).toEqual(["2310", "2320"]);
+	});
+
 	it("compiles a partial amendment onto the earlier release (OCDS merge)", () => {
 		const [original] = releasesOf("ocds-evaldev-001") as [Json];
 		const partial = {
