@@ -44,6 +44,8 @@ export interface Concept {
 	scheme?: string;
 	/** A product's head word read in another division than its qualifier's: a reading the product's own words rule out ("generators" of an electrosurgical generator). */
 	ruledOut?: boolean;
+	/** A reading of the word before a product phrase's head: that head (byQualifier). */
+	qualifierOf?: string;
 }
 
 const cpvLanguages = new Set<string>(CPV_LANGUAGES);
@@ -249,12 +251,10 @@ export function productConcepts(
  * no more a stationery pencil than the description's (byQualifier halves only its own phrase's).
  */
 function qualifiedElsewhere(concepts: Concept[]): Concept[] {
-	const qualified = concepts
-		.map((q) => ({ q, head: /\(the qualifier of "([^"]+)"\)$/.exec(q.from)?.[1] }))
-		.filter((x): x is { q: Concept; head: string } => x.head !== undefined);
+	const qualified = concepts.filter((q) => q.qualifierOf !== undefined);
 	if (qualified.length === 0) return concepts;
 	return concepts.map((c) =>
-		qualified.some(({ q, head }) => c.source !== q.source && c.from === `"${head}"` && c.code.slice(0, 2) !== q.code.slice(0, 2))
+		qualified.some((q) => c.source !== q.source && c.from === `"${q.qualifierOf}"` && c.code.slice(0, 2) !== q.code.slice(0, 2))
 			? { ...c, confidence: c.confidence * QUALIFIER_ELSEWHERE_SHARE }
 			: c,
 	);
@@ -326,6 +326,7 @@ function byQualifier(
 				source,
 				confidence: confidence * Math.min(1, h.coverage) * LONE_WORD_SHARE,
 				from: `"${h.matched.join(" ")}" (the qualifier of "${head}")`,
+				qualifierOf: head,
 			}),
 		);
 	if (own.length === 0) return concepts;
@@ -347,12 +348,16 @@ function headOf(phrase: string): string | undefined {
 	return labelTermsOf(phrase).at(-1);
 }
 
+/** A word that can head a product's kind: one the labels use and not in most of them, or one whose stem only begins a label stem ("haemodialyser"). */
+function namesProductKind(t: string): boolean {
+	const w = labelWordWeight(t);
+	return w >= HEAD_MIN_WEIGHT || (w === 0 && headStems(t).length > 0);
+}
+
 /** A product phrase's head: as `headOf`, a word whose stem only begins a label stem included ("haemodialyser" of "haemodialysis"). */
 function productHeadOf(phrase: string): string | undefined {
 	return termsOf(phrase, "en")
-		.filter(
-			(t) => /^[a-z]{3,}$/.test(t) && (labelWordWeight(t) >= HEAD_MIN_WEIGHT || (labelWordWeight(t) === 0 && headStems(t).length > 0)),
-		)
+		.filter((t) => /^[a-z]{3,}$/.test(t) && namesProductKind(t))
 		.at(-1);
 }
 
@@ -365,9 +370,8 @@ function lastNounOf(phrase: string): string | undefined {
 	const terms = termsOf(phrase, "en").filter((t) => /^[a-z]{3,}$/.test(t));
 	for (let i = terms.length - 1; i >= 0; i--) {
 		const t = terms[i] ?? "";
-		const w = labelWordWeight(t);
-		if (w >= HEAD_MIN_WEIGHT || (w === 0 && headStems(t).length > 0)) return t;
-		if (w === 0) return undefined;
+		if (namesProductKind(t)) return t;
+		if (labelWordWeight(t) === 0) return undefined;
 	}
 	return undefined;
 }

@@ -1,6 +1,6 @@
 import { bestAgreement } from "./codes.ts";
 import { headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
-import { type Concept, bestConceptAgreement, sharedDigits } from "./concepts.ts";
+import { type Concept, bestConceptAgreement, goodsDivision, sharedDigits } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
@@ -177,7 +177,10 @@ const CLASSIFIED_MIN_CONFIDENCE = 0.5;
 function classifiedElsewhere(p: ProductProfile, n: NoticeProfile): Concept | null {
 	const filed = n.concepts.filter(
 		(c) =>
-			(c.source === "code" || c.source === "crosswalk") && c.confidence >= CLASSIFIED_MIN_CONFIDENCE && c.depth >= 3 && goodsCode(c.code),
+			(c.source === "code" || c.source === "crosswalk") &&
+			c.confidence >= CLASSIFIED_MIN_CONFIDENCE &&
+			c.depth >= 3 &&
+			goodsDivision(c.code),
 	);
 	if (filed.length === 0 || p.concepts.length === 0) return null;
 	// The notice's own words read in the group its codes name ("RECTIFIERS" filed under converters): the codes and
@@ -186,11 +189,6 @@ function classifiedElsewhere(p: ProductProfile, n: NoticeProfile): Concept | nul
 	const groups = new Set([...p.concepts, ...read].map((c) => c.code.slice(0, 3)));
 	return filed.every((f) => !groups.has(f.code.slice(0, 3))) ? (filed[0] ?? null) : null;
 }
-
-const goodsCode = (code: string) => {
-	const d = Number(code.slice(0, 2));
-	return d < 45 || d === 48;
-};
 
 /** Least distinct item lines for a notice to list what it buys, line by line. */
 const LISTED_MIN_LINES = 5;
@@ -212,7 +210,7 @@ function unlisted(p: ProductProfile, n: NoticeProfile, viaCode: boolean): boolea
 	if (!viaCode || lines.length < LISTED_MIN_LINES) return false;
 	const itemCodes = new Set(n.view.items.flatMap((i) => (i.classification ? [`${i.classification.scheme}:${i.classification.code}`] : [])));
 	if (itemCodes.size > 1) return false;
-	const read = lines.filter((l) => l.some((c) => c.confidence >= LINE_READING_MIN && goodsCode(c.code)));
+	const read = lines.filter((l) => l.some((c) => c.confidence >= LINE_READING_MIN && goodsDivision(c.code)));
 	if (read.length < LISTED_READ_SHARE * lines.length) return false;
 	const names = (c: Concept) => p.concepts.some((q) => sharedDigits(q.code, c.code) >= LISTED_KIND_DIGITS);
 	const words = n.concepts.filter((c) => c.source !== "code" && c.source !== "crosswalk");

@@ -1,4 +1,4 @@
-import { containmentStrength, goodsDivision } from "./concepts.ts";
+import { containmentStrength, cpvDepth, goodsDivision } from "./concepts.ts";
 import { noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { productProfile } from "./product-profile.ts";
 import { scorePair } from "./score-pair.ts";
@@ -31,8 +31,6 @@ function coversPrimary(notice: NoticeView, products: ProductView[], pairs: Map<s
 	}
 	return false;
 }
-
-const cpvDepth = (c: string) => c.replace(/0+$/, "").length;
 
 /** One CPV code is the other's ancestor or itself (trailing zeros are "anything below"). */
 function sameLine(a: string, b: string): boolean {
