@@ -174,55 +174,38 @@ describe("OCDS: record packages, partial releases and status", () => {
 		expect(out.rejected).toEqual([{ index: 2, reason: "record has neither embedded releases nor a compiledRelease" }]);
 	});
 
-	it("reads the tender's own classification and Canada's GSIN goods codes as FSC/PSC", () => {
+	/** A dev-set release whose tender is changed as given (members set to undefined are left out). */
+	const withTender = (changes: Json): NormalizedNotice => {
 		const [release] = releasesOf("ocds-evaldev-002") as [Json];
-		const tender = release.tender as Json;
-		const out = parseOcds({
-			version: "1.1",
-			releases: [
-				{
-					...release,
-					tender: {
-						...tender,
-						classification: { scheme: "CPV", id: "30200000-1", description: "Computer equipment and supplies" },
-						items: [
-							{ id: "1", description: "Desktop computers", classification: { scheme: "GSIN", id: "N7010" } },
-							{ id: "2", description: "Service", classification: { scheme: "GSIN", id: "R019BF" } },
-						],
-					},
-				},
+		const tender = JSON.parse(JSON.stringify({ ...(release.tender as Json), ...changes })) as Json;
+		return parseOcds({ version: "1.1", releases: [{ ...release, tender }] }).notices[0] as NormalizedNotice;
+	};
+
+	it("reads the tender's own classification and Canada's GSIN goods codes as FSC/PSC", () => {
+		const n = withTender({
+			classification: { scheme: "CPV", id: "30200000-1", description: "Computer equipment and supplies" },
+			items: [
+				{ id: "1", description: "Desktop computers", classification: { scheme: "GSIN", id: "N7010" } },
+				{ id: "2", description: "Service", classification: { scheme: "GSIN", id: "R019BF" } },
 			],
 		});
-		const n = out.notices[0] as NormalizedNotice;
 		expect(n.categories[0]).toEqual({ scheme: "CPV", code: "30200000", label: "Computer equipment and supplies" });
 		// The code as the source wrote it stays beside the normalized one: bidders quote "N7010".
 		expect(n.items.map((i) => i.classification)).toEqual([{ scheme: "PSC", code: "7010", as_published: "GSIN N7010" }, null]);
 	});
 
 	it("lists an item's main classification before its additional ones: the first code is what the notice mainly buys", () => {
-		const [release] = releasesOf("ocds-evaldev-002") as [Json];
-		const tender = { ...(release.tender as Json) };
-		delete tender.classification;
-		const out = parseOcds({
-			version: "1.1",
-			releases: [
+		const n = withTender({
+			classification: undefined,
+			items: [
 				{
-					...release,
-					tender: {
-						...tender,
-						items: [
-							{
-								id: "1",
-								description: "Vehicles",
-								classification: { scheme: "GSIN", id: "N2310003", description: "Passenger Motor Vehicles - Domestic" },
-								additionalClassifications: [{ scheme: "GSIN", id: "N2320L51", description: "Truck, Light, Utility, 4 X 4" }],
-							},
-						],
-					},
+					id: "1",
+					description: "Vehicles",
+					classification: { scheme: "GSIN", id: "N2310003", description: "Passenger Motor Vehicles - Domestic" },
+					additionalClassifications: [{ scheme: "GSIN", id: "N2320L51", description: "Truck, Light, Utility, 4 X 4" }],
 				},
 			],
 		});
-		const n = out.notices[0] as NormalizedNotice;
 		expect(n.categories.map((c) => c.code)).toEqual(["2310", "2320"]);
 	});
 
