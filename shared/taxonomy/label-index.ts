@@ -306,13 +306,18 @@ export function opensWithServiceLead(text: string, lang: Language): boolean {
 	return first !== undefined && serviceLeadStems(lang).has(first);
 }
 
+/** CPV supply divisions (below 45, and 48 software): the codes of goods, not of works or services. */
+export function goodsDivision(code: string): boolean {
+	const d = Number(code.slice(0, 2));
+	return d < 45 || d === 48;
+}
+
 /** The goods codes whose English label ends in (is headed by) the stem's noun. */
 function labelHeadCodes(stem: string): string[] {
 	if (!headKinds) {
 		const m = new Map<string, string[]>();
 		for (const e of cpvEntries()) {
-			const d = Number(e.code.slice(0, 2));
-			if (!(d < 45 || d === 48) || !e.labels.en) continue;
+			if (!goodsDivision(e.code) || !e.labels.en) continue;
 			// The head of "Tyres for buses" is tyres: what a label's goods are for is not what they are.
 			const head = termsOf(labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "", "en")
 				.filter((t) => !/\d/.test(t))
@@ -344,8 +349,7 @@ function kindWordDivisions(stem: string): Set<string> {
 	if (!kindWords) {
 		const m = new Map<string, Set<string>>();
 		for (const e of cpvEntries()) {
-			const d = Number(e.code.slice(0, 2));
-			if (!(d < 45 || d === 48) || !e.labels.en) continue;
+			if (!goodsDivision(e.code) || !e.labels.en) continue;
 			for (const t of termsOf(labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "", "en")) {
 				const set = m.get(t) ?? new Set<string>();
 				set.add(e.code.slice(0, 2));

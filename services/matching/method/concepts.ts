@@ -16,6 +16,7 @@ import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "
 import {
 	cpvCodesForStems,
 	cpvCodesForText,
+	goodsDivision,
 	goodsDivisionsOfStem,
 	headStems,
 	isLabelWord,
@@ -61,12 +62,6 @@ export function cpvDepth(code: string): number {
 	while (n > 2 && code[n - 1] === "0") n--;
 	return n;
 }
-
-// CPV supply divisions: a product is goods; a service code read from its name is a misreading.
-export const goodsDivision = (code: string) => {
-	const d = Number(code.slice(0, 2));
-	return d < 45 || d === 48;
-};
 
 function fromCode(c: Code, source: ConceptSource = "code"): Concept[] {
 	if (c.scheme === "CPV") return [{ code: c.code, depth: cpvDepth(c.code), source, confidence: 1, from: `CPV ${c.code}` }];
@@ -239,6 +234,7 @@ export function productConcepts(
 	const coded = new Set(out.filter((c) => c.source === "code" || c.source === "crosswalk").map((c) => c.code.slice(0, 2)));
 	const kept = qualifiedElsewhere(out).filter((c) => {
 		if (c.source === "code" || c.source === "crosswalk") return true;
+		// A product is goods: a service code read from its name is a misreading.
 		if (!serviceLike && !goodsDivision(c.code)) return false;
 		return coded.size === 0 || coded.has(c.code.slice(0, 2));
 	});

@@ -1,6 +1,6 @@
 import { bestAgreement } from "./codes.ts";
-import { headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
-import { type Concept, bestConceptAgreement, goodsDivision, sharedDigits } from "./concepts.ts";
+import { goodsDivision, headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
+import { type Concept, bestConceptAgreement, sharedDigits } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";

@@ -1,4 +1,5 @@
-import { containmentStrength, cpvDepth, goodsDivision } from "./concepts.ts";
+import { goodsDivision } from "../../../shared/taxonomy/label-index.ts";
+import { containmentStrength, cpvDepth } from "./concepts.ts";
 import { noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { productProfile } from "./product-profile.ts";
 import { scorePair } from "./score-pair.ts";
