@@ -1,7 +1,6 @@
 import { ASK_HISTORY_TURNS_USED, type AskTurn } from "../../shared/contract/opportunities.ts";
 import { cpvLabel } from "../../shared/taxonomy/index.ts";
-import { sentencesOf, type TextLanguage } from "../../shared/text/index.ts";
-import { noticeLanguage } from "./language.ts";
+import { declaredUnlessContradicted, sentencesOf, type TextLanguage } from "../../shared/text/index.ts";
 import type { Field } from "./concepts.ts";
 
 // The grounding of one question: the normalized notice's structured fields as named facts
@@ -679,7 +678,9 @@ export function buildGrounding({ notice, opportunity, profile, product }: Ground
 		.map((i) => (isRecord(i) ? str(i.description) : null))
 		.filter(Boolean)
 		.join("\n");
-	const lang = noticeLanguage(`${n.title}\n${n.description ?? ""}\n${itemText}`, n.details?.language);
+	// The language the notice declares (details.language), since detection alone misreads short titles and languages the
+	// toolkit does not know (Catalan declared Spanish); unless the text clearly says otherwise (English from a Norwegian publisher).
+	const lang = declaredUnlessContradicted(`${n.title}\n${n.description ?? ""}\n${itemText}`, n.details?.language);
 	const b = new Builder(lang);
 	const facts = factsOf(n, lang);
 	b.add("title", str(n.title));
