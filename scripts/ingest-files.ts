@@ -23,7 +23,7 @@ async function filesUnder(path: string): Promise<string[]> {
 
 export async function ingestFiles(paths: string[], caller: Caller) {
 	const files = (await Promise.all(paths.map(filesUnder))).flat();
-	const counts = { created: 0, updated: 0, unchanged: 0, stale: 0, duplicate: 0 };
+	const counts = { created: 0, updated: 0, unchanged: 0, stale: 0, duplicate: 0, renormalized: 0 };
 	const rejected: Array<{ file: string; record?: string; reason: string }> = [];
 	const staleRecords: Array<{ file: string; record: string; reason?: string }> = [];
 	const sources = new Set<string>();

@@ -118,7 +118,10 @@ export async function ingestNotice(
 		throw new Error(`notice ${stored._id} keeps changing under ingestion`);
 	}
 	const notice = (await m.notices.findById(stored._id).lean<NoticeDoc>())!;
-	await refreshCopies(m, notice, now);
+	// A new reading of the same version is no amendment: the copies change, the digest's "updated" does not.
+	const amended = merged.action === "updated";
+	await refreshCopies(m, notice, now, amended);
+	if (!amended) return { action: merged.action, noticeId: stored._id, reason: merged.reason, notice };
 	return { action: "updated", noticeId: stored._id, changed: merged.change?.fields, reason: merged.change?.summary, notice };
 }
 

@@ -75,11 +75,11 @@ export async function recordMatch(m: OpportunityModels, r: MatchResult): Promise
 	}
 }
 
-/** After a notice changed: every company's copy of its fields follows, marked as amended. */
-export async function refreshCopies(m: OpportunityModels, notice: NoticeDoc, at = new Date()): Promise<number> {
+/** After a notice changed: every company's copy of its fields follows, marked as amended unless the change is only a new reading. */
+export async function refreshCopies(m: OpportunityModels, notice: NoticeDoc, at = new Date(), amended = true): Promise<number> {
 	const r = await m.opportunities.updateMany(
 		{ notice_id: notice._id },
-		{ $set: { ...noticeCopy(notice), amended_at: at, updated_at: at } },
+		{ $set: { ...noticeCopy(notice), ...(amended ? { amended_at: at } : {}), updated_at: at } },
 	);
 	return r.modifiedCount;
 }

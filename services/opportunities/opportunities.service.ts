@@ -132,7 +132,7 @@ export const OpportunitiesService: ServiceSchema<ServiceSettingSchema, Record<st
 		async pollFeed(this: State, feed: FeedConfig, lastAttempt: boolean) {
 			try {
 				const result = await poll(feed);
-				const counts: Record<string, number> = { created: 0, updated: 0, unchanged: 0, stale: 0, duplicate: 0 };
+				const counts: Record<string, number> = { created: 0, updated: 0, unchanged: 0, stale: 0, duplicate: 0, renormalized: 0 };
 				for (const n of result.notices) {
 					const { notice, action } = await ingestNotice(this.m, n);
 					if (notice) await this.noticeOutbox.send(notice);

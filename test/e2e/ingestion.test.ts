@@ -26,12 +26,10 @@ const ingest = async (...paths: string[]) => {
 	expect(r.code, r.stderr).toBe(0);
 	return JSON.parse(r.stdout);
 };
-const stored = (source: string, sourceId: string) => {
-	const svc = stack.broker.getLocalService("opportunities") as unknown as {
-		m: { notices: { findOne(q: object): { lean(): Promise<any> } } };
-	};
-	return svc.m.notices.findOne({ source, source_id: sourceId }).lean();
-};
+type Collection = { findOne(q: object): { lean(): Promise<any> }; updateOne(q: object, u: object): Promise<unknown> };
+const models = () =>
+	(stack.broker.getLocalService("opportunities") as unknown as { m: { notices: Collection; opportunities: Collection } }).m;
+const stored = (source: string, sourceId: string) => models().notices.findOne({ source, source_id: sourceId }).lean();
 
 beforeAll(async () => {
 	stack = await startStack();
@@ -127,6 +125,27 @@ describe("ingest", () => {
 		const after = await stored("ocds:evaldev", "ocds-evaldev-002");
 		expect(after.aliases).toContain(`sam.gov|${ocds.reference_number}`);
 	});
+
+	it("reads a notice stored by an older normalizer again without telling anyone it was amended", async () => {
+		const n = await stored("ocds:evaldev", "ocds-evaldev-011");
+		const id = await match(stack, company.tenantId, n._id, { score: 70 });
+		// As an older reading would have stored it: other content, no normalizer stamp.
+		await models().notices.updateOne(
+			{ _id: n._id },
+			{
+				$set: { title: "An older reading", "normalized.title": "An older reading", content_hash: "old", "normalized.content_hash": "old" },
+				$unset: { "normalized.normalizer": "" },
+			},
+		);
+		const s = await ingest(DEV_NOTICES);
+		expect(s).toMatchObject({ created: 0, updated: 0, stale: 0, renormalized: 1 });
+		const after = await stored("ocds:evaldev", "ocds-evaldev-011");
+		expect(after).toMatchObject({ title: n.title, content_hash: n.content_hash });
+		expect(after.details.versions).toEqual(n.details.versions);
+		const opp = await models().opportunities.findOne({ _id: id }).lean();
+		expect(opp).toMatchObject({ title: n.title, amended_at: null });
+		expect((await ingest(DEV_NOTICES)).renormalized).toBe(0);
+	}, 60_000);
 
 	it("updates a company's opportunity on an amendment, keeps its archive, and shows runs on the dashboard", async () => {
 		const n = await stored("ocds:evaldev", "ocds-evaldev-010");

@@ -27,6 +27,8 @@ import { truncate } from "./text.ts";
 //   unchanged  the stored version again, a version already in the history with the same content,
 //              or a newer version that changes nothing normalized
 //   stale      a version older than the stored one (ignored; `reason` says why)
+//   renormalized  the stored version again, read by a newer normalizer (NORMALIZER_VERSION) into
+//              other content: stored anew without a history entry or a change
 // A cancellation or award arrives as a newer version whose status is cancelled or awarded, which
 // closes the notice; the change names it.
 
@@ -35,6 +37,15 @@ export const ChangeField = z.enum(CHANGE_FIELDS);
 export type ChangeField = z.infer<typeof ChangeField>;
 
 export const MAX_HISTORY = 50;
+
+/**
+ * The parsers' output version. Raise it whenever a parser reads the same source document into other
+ * normalized content (a field newly kept, codes put in another order): a notice stored by an older
+ * reading is then read again quietly when its source next serves the same version ("renormalized":
+ * stored anew and matched again, with no history entry and no "updated" for its opportunities),
+ * instead of telling users of a change the source never made. Notices stored before the stamp count as 0.
+ */
+export const NORMALIZER_VERSION = 1;
 const MAX_SUMMARY = 2_000;
 
 export const VersionEntry = z.object({
@@ -51,6 +62,8 @@ export type VersionEntry = z.infer<typeof VersionEntry>;
 /** A notice as kept: the latest version's content, its hash, and the versions applied so far (newest last). */
 export const StoredNotice = NormalizedNotice.extend({
 	content_hash: z.string(),
+	/** NORMALIZER_VERSION of the reading stored; absent on notices stored before it was kept. */
+	normalizer: z.number().int().min(0).optional(),
 	history: z.array(VersionEntry).max(MAX_HISTORY),
 });
 export type StoredNotice = z.infer<typeof StoredNotice>;
@@ -62,11 +75,11 @@ export interface NoticeChange {
 	summary: string;
 }
 
-export type MergeAction = "created" | "updated" | "unchanged" | "stale";
+export type MergeAction = "created" | "updated" | "unchanged" | "stale" | "renormalized";
 
 export interface MergeResult {
 	action: MergeAction;
-	/** The notice to store (created, updated) or the stored one untouched (unchanged, stale). */
+	/** The notice to store (created, updated, renormalized) or the stored one untouched (unchanged, stale). */
 	notice: StoredNotice;
 	change?: NoticeChange;
 	/** Why nothing changed (unchanged, stale). */
@@ -224,7 +237,7 @@ export function mergeVersion(existing: StoredNotice | null, incoming: Normalized
 	const hash = contentHash(incoming);
 	if (!existing) {
 		const entry = entryOf(incoming, hash, "created", [], "first seen");
-		return { action: "created", notice: { ...incoming, content_hash: hash, history: [entry] } };
+		return { action: "created", notice: { ...incoming, content_hash: hash, normalizer: NORMALIZER_VERSION, history: [entry] } };
 	}
 	if (existing.source !== incoming.source || existing.source_id !== incoming.source_id) {
 		throw new Error(`mergeVersion: ${incoming.source}/${incoming.source_id} is not ${existing.source}/${existing.source_id}`);
@@ -233,14 +246,17 @@ export function mergeVersion(existing: StoredNotice | null, incoming: Normalized
 	const current = existing.version;
 	const unchanged = (reason: string): MergeResult => ({ action: "unchanged", notice: existing, reason });
 	const stale = (reason: string): MergeResult => ({ action: "stale", notice: existing, reason });
+	const readBefore = (existing.normalizer ?? 0) < NORMALIZER_VERSION;
 
 	if (label === current.label) {
 		if (hash === existing.content_hash) return unchanged(`version ${label} is already stored`);
+		if (readBefore) return renormalized(existing, incoming, hash);
 	} else {
 		const known = existing.history.find((h) => h.version === label);
 		if (known) {
-			return known.content_hash === hash
-				? unchanged(`version ${label} was applied before; ${current.label} is newer`)
+			if (known.content_hash === hash) return unchanged(`version ${label} was applied before; ${current.label} is newer`);
+			return readBefore
+				? unchanged(`version ${label} was applied before (read then by an older normalizer); ${current.label} is newer`)
 				: stale(`version ${label} was applied before with other content; ${current.label} is newer`);
 		}
 		if (isNewer(current, incoming.version) !== true) return stale(`version ${label} is older than the stored version ${current.label}`);
@@ -252,7 +268,21 @@ export function mergeVersion(existing: StoredNotice | null, incoming: Normalized
 		...incoming,
 		published_at: earliest(existing.published_at, incoming.published_at),
 		content_hash: hash,
+		normalizer: NORMALIZER_VERSION,
 		history: [...existing.history, entryOf(incoming, hash, "updated", fields, summary)].slice(-MAX_HISTORY),
 	};
 	return { action: "updated", notice, change: { version: label, at: incoming.version.released_at, fields, summary } };
+}
+
+/** The stored version read again by a newer normalizer: its new reading replaces the old, and the history keeps its entries. */
+function renormalized(existing: StoredNotice, incoming: NormalizedNotice, hash: string): MergeResult {
+	const label = incoming.version.label;
+	const notice: StoredNotice = {
+		...incoming,
+		published_at: earliest(existing.published_at, incoming.published_at),
+		content_hash: hash,
+		normalizer: NORMALIZER_VERSION,
+		history: existing.history.map((h) => (h.version === label ? { ...h, content_hash: hash } : h)),
+	};
+	return { action: "renormalized", notice, reason: `version ${label} read again by normalizer ${NORMALIZER_VERSION}` };
 }

@@ -42,7 +42,8 @@ export const PutNoticeResult = z.object({ id: z.string(), created: z.boolean(), 
 export const IngestNoticesParams = z.object({ notices: z.array(NormalizedNotice).min(1).max(200) }).strict();
 export type IngestNoticesParams = z.infer<typeof IngestNoticesParams>;
 
-export const IngestAction = z.enum(["created", "updated", "unchanged", "stale", "duplicate"]);
+/** renormalized: the stored version read again by a newer normalizer (feeds/versions.ts), stored without an amendment. */
+export const IngestAction = z.enum(["created", "updated", "unchanged", "stale", "duplicate", "renormalized"]);
 export type IngestAction = z.infer<typeof IngestAction>;
 /** What ingesting one notice did, and to which stored notice. */
 export const IngestOutcome = z.object({

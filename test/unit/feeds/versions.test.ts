@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { NormalizedNotice } from "../../../services/opportunities/feeds/notice.ts";
 import { parseOcds } from "../../../services/opportunities/feeds/ocds.ts";
-import { contentHash, MAX_HISTORY, mergeVersion, StoredNotice } from "../../../services/opportunities/feeds/versions.ts";
+import {
+	contentHash,
+	MAX_HISTORY,
+	mergeVersion,
+	NORMALIZER_VERSION,
+	StoredNotice,
+} from "../../../services/opportunities/feeds/versions.ts";
 import { EVAL_NOTICES, readJson } from "./files.ts";
 
 // A realistic base notice (the first tender of the dev set), then versions derived from it.
@@ -128,6 +134,28 @@ describe("mergeVersion", () => {
 			contacts: [{ name: "New Contact", email: "new@example.gov", phone: null }],
 		});
 		expect(r).toMatchObject({ action: "updated", change: { fields: ["other"], summary: "other details changed: contacts" } });
+	});
+
+	it("reads the stored version again quietly when an older normalizer stored it", () => {
+		const { normalizer: _, ...older } = mergeVersion(null, base).notice; // as stored before the stamp
+		const reread = { ...structuredClone(base), categories: [...base.categories].reverse(), contacts: [] };
+		const r = mergeVersion(older, reread);
+		expect(r.action).toBe("renormalized");
+		expect(r.change).toBeUndefined();
+		expect(r.notice).toMatchObject({ normalizer: NORMALIZER_VERSION, content_hash: contentHash(reread), contacts: [] });
+		expect(r.notice.history).toEqual([{ ...older.history[0], content_hash: contentHash(reread) }]);
+		expect(mergeVersion(r.notice, reread).action).toBe("unchanged");
+		// Read by today's normalizer, the same version with other content is the source's own correction.
+		const corrected = { ...reread, contacts: [{ name: "New Contact", email: "new@example.gov", phone: null }] };
+		expect(mergeVersion(r.notice, corrected).action).toBe("updated");
+	});
+
+	it("answers unchanged, not stale, for an earlier version an older normalizer read otherwise", () => {
+		const first = mergeVersion(null, base).notice;
+		const { normalizer: _, ...older } = mergeVersion(first, next(base, { description: "Amended" })).notice;
+		const r = mergeVersion(older, { ...structuredClone(base), contacts: [] });
+		expect(r.action).toBe("unchanged");
+		expect(r.notice).toBe(older);
 	});
 
 	it("keeps at most MAX_HISTORY entries, newest last", () => {
