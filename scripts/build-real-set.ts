@@ -12,8 +12,8 @@
 //
 // The output has the shape of ../shared/eval/dev (catalogs.json, notices.ocds.json, qrels.json,
 // signals.json) so that `npm run eval:matching` can read either half like the synthetic set.
-// Notices that are not OCDS (TED R2.0.9 and eForms XML, SAM.gov JSON) are written as OCDS releases:
-// their text is copied verbatim (titles, descriptions, lot texts in the notice's own language) and
+// Notices that are not OCDS (TED R2.0.9 and eForms XML, SAM.gov JSON, a Doffin search listing) are written as
+// OCDS releases: their text is copied verbatim (titles, descriptions, lot texts in the notice's own language) and
 // their coded fields become the OCDS fields that carry them (procedure -> procurementMethod and
 // procurementMethodDetails, contract nature -> mainProcurementCategory, CPV/PSC/NAICS ->
 // classifications, SAM set-aside -> eligibilityCriteria). Every date of the whole set is moved by
@@ -508,6 +508,84 @@ function buyandsell(file: string, s: Source): Built[] {
 	return out;
 }
 
+// ---------- Doffin 2020 (contract notices as a Doffin search listing gave them) ----------
+
+/** One notice of the scraped Doffin listing: Norwegian field names, the main CPV with its English label, no notice id. */
+interface DoffinListed {
+	tittel: string;
+	beskrivelse: string | string[];
+	cpvnumber: string;
+	cpv: string;
+	tilleggsCPV?: Record<string, string>[];
+	form: string;
+	kunngjoringsdato: string;
+	tilbudsfrist?: string;
+	oppdragsgiver: string;
+	orgnr?: string | number;
+	url_deltakelse?: string;
+	url_dokumentasjon?: string;
+}
+
+/** The listing carries no notice id: a notice is named by its title, buyer and publication date (stable at the pinned commit). */
+function doffinListedId(n: DoffinListed): string {
+	return sha(`${n.tittel}|${n.oppdragsgiver}|${n.kunngjoringsdato}`).slice(0, 12);
+}
+
+/**
+ * Doffin contract notices (form F02) of autumn 2020 as a public Doffin search listing returned them: title, description,
+ * main and additional CPV, buyer, publication date and tender deadline (a date, no time). No procedure type is listed, so
+ * no procurementMethod is written; the contract nature is the CPV's (45... works, 50... and above services, below 45
+ * goods, the structure of CPV 2008); the deadline date becomes the end of that day in Oslo winter time.
+ */
+function doffinListed(file: string, s: Source): Built[] {
+	const list = JSON.parse(readFileSync(join(RAW, file), "utf8")) as DoffinListed[];
+	const only = new Set(s.only ?? []);
+	const seen = new Set<string>();
+	const out: Built[] = [];
+	for (const n of list) {
+		const id = doffinListedId(n);
+		if (!only.has(id) || seen.has(id)) continue;
+		seen.add(id);
+		const ocid = `ocds-doffin20-${id}`;
+		const division = Number(n.cpvnumber.slice(0, 2));
+		const category = division === 45 ? "works" : division >= 50 ? "services" : "goods";
+		const extra = asList(n.tilleggsCPV).flatMap((c) =>
+			Object.entries(c).map(([code, label]) => ({ scheme: "CPV", id: code, description: label })),
+		);
+		const buyerId = n.orgnr === undefined ? `NO-BUYER-${id}` : `NO-ORG-${String(n.orgnr).replace(/\s/g, "")}`;
+		const release: Json = {
+			ocid,
+			id: `${ocid}-${n.form}`,
+			date: `${n.kunngjoringsdato}T00:00:00+01:00`,
+			tag: ["tender"],
+			initiationType: "tender",
+			language: "no",
+			buyer: { id: buyerId, name: n.oppdragsgiver },
+			parties: [{ id: buyerId, name: n.oppdragsgiver, roles: ["buyer"], address: { countryName: "NO" } }],
+			tender: {
+				id,
+				title: n.tittel,
+				description: asList(n.beskrivelse).join("\n"),
+				status: "active",
+				mainProcurementCategory: category,
+				classification: { scheme: "CPV", id: n.cpvnumber, description: n.cpv },
+				items: [
+					{
+						id: "1",
+						description: n.tittel,
+						classification: { scheme: "CPV", id: n.cpvnumber, description: n.cpv },
+						...(extra.length ? { additionalClassifications: extra } : {}),
+					},
+				],
+				...(n.tilbudsfrist ? { tenderPeriod: { endDate: `${n.tilbudsfrist}T23:59:00+01:00` } } : {}),
+				...(n.url_dokumentasjon ? { documents: [{ id: "1", documentType: "tenderNotice", url: n.url_dokumentasjon }] } : {}),
+			},
+		};
+		out.push({ ocid, origin: file, source: "doffin-2020", language: "no", releases: [release], batch: s.batch ?? 1 });
+	}
+	return out;
+}
+
 // ---------- SAM.gov ----------
 
 function sam(file: string, s: Source): Built[] {
@@ -602,7 +680,7 @@ interface Source {
 	ocids?: string[];
 	/** collection round; absent = 1 */
 	batch?: number;
-	/** for files holding many notices: the ids (publisher ocids) taken, the rest are not read */
+	/** for files holding many notices: the ids (publisher ocids; for the Doffin 2020 listing, doffinListedId) taken, the rest are not read */
 	only?: string[];
 	/** the file holds compiled snapshots tagged tender+award+contract; the tender is taken (awards are dropped) */
 	tenderStage?: boolean;
@@ -698,6 +776,7 @@ function collect(sources: Record<string, Source>): Built[] {
 	for (const f of files(sources, "ocds")) all.push(...ocds(f, sources[f]!));
 	for (const f of files(sources, "sam")) all.push(...sam(f, sources[f]!));
 	for (const f of files(sources, "buyandsell")) all.push(...buyandsell(f, sources[f]!));
+	for (const f of files(sources, "doffin-2020")) all.push(...doffinListed(f, sources[f]!));
 	// One notice per ocid: a process published in several files (a release and its record, or a
 	// later tender update) keeps every distinct release, in date order.
 	const byOcid = new Map<string, Built>();
