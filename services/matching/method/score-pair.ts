@@ -4,6 +4,7 @@ import { type Concept, bestConceptAgreement, sharedDigits } from "./concepts.ts"
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
+import { partsOnly, sameWordOnly, wordsNameOtherKind } from "./precision.ts";
 import { type ProductProfile, productProfile } from "./product-profile.ts";
 import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem, stemSet } from "./text.ts";
@@ -516,7 +517,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 	else if (best?.head && !named && !(codes && codes.points > 0)) {
 		// Only the head word agrees ("Privacy filters" filed under computer accessories for a dialysis filter), or the
 		// passage qualifies it otherwise ("walk-in"), and the notice's own classification is another group of goods.
-		const wordsOnly = !best.modifier && (concept?.strength ?? 0) < COGNATE_MIN_STRENGTH;
+		// Or both sides' kinds are readings of that one word ("freezer"), not of either side's codes.
+		const wordsOnly = !best.modifier && ((concept?.strength ?? 0) < COGNATE_MIN_STRENGTH || sameWordOnly(concept, best.head));
 		const elsewhere = best.otherQualifier || wordsOnly ? classifiedElsewhere(p, n) : null;
 		if (elsewhere)
 			scale(
@@ -548,6 +550,24 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 			"not_on_the_list",
 			FACTORS.unlistedKind,
 			`the notice lists ${n.lineConcepts.length} item lines under ${concept?.notice.from}; none of them names the product's kind`,
+		);
+	// Parts of the product's kind, not the kind ("Side Chair Components and Accessories").
+	const parts = named
+		? null
+		: partsOnly(
+				p,
+				n,
+				stated.map((t) => t.segment),
+				best?.head ?? stated[0]?.head ?? null,
+			);
+	if (parts) scale("parts_not_goods", FACTORS.partsOnly, `the notice buys parts: ${parts}`);
+	// A broad code that holds the product, and the notice's own words name another kind under it ("snøscooter" as specialist vehicles).
+	const otherKind = named || best?.head ? null : wordsNameOtherKind(p, n, concept);
+	if (otherKind && concept)
+		scale(
+			"words_name_other_kind",
+			FACTORS.wordsNameOtherKind,
+			`the notice's code (CPV ${concept.notice.code}) holds the product, but its words name another kind (${otherKind.from}: CPV ${otherKind.code})`,
 		);
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));

@@ -81,6 +81,10 @@ export const FACTORS = {
 	 * shares a head noun with the product.
 	 */
 	otherKindVariant: 0.55,
+	/** The notice buys parts of the product's kind ("chair components", a parts code), not the kind. */
+	partsOnly: 0.45,
+	/** A broad code holds the product, and the notice's own words name another kind under it. */
+	wordsNameOtherKind: 0.6,
 	/** The notice lists its goods line by line under a broad code, and no line names the product's kind. */
 	unlistedKind: 0.6,
 	/** Company level: all-or-none award and the company cannot supply the leading item; a company that cannot bid alone stays out of the digest. */

@@ -1,0 +1,128 @@
+import { cpvLabel } from "../../../shared/taxonomy/index.ts";
+import { goodsDivision } from "../../../shared/taxonomy/label-index.ts";
+import type { Concept, ConceptAgreement } from "./concepts.ts";
+import type { NoticeProfile, Segment } from "./notice-profile.ts";
+import type { ProductProfile } from "./product-profile.ts";
+import { stem, stemSet, tokenize } from "./text.ts";
+
+// Why this file exists: the checks that keep notices which do not buy the product out of a digest
+// although its kind is named or coded (issue 16, precision): parts of the product's kind, the kind
+// named only through a broad code whose words name another kind. Each reads the notice's structure
+// (its codes, its item lines) first and its words second; score-pair.ts applies them as factors.
+
+// ---------------------------------------------------------------------------------------------
+// Parts and accessories of the product's kind ("Side Chair Components and Accessories").
+
+/** Nouns that, right after the product's head, say the passage buys parts of that kind of goods. */
+const PART_NOUNS = stemSet("part parts component components accessory accessories spare spares subassembly subassemblies");
+/** Words that join two kinds ("chairs and accessories" buys chairs too). */
+const JOINERS = new Set(["and", "or", "with", "plus", "&"]);
+
+/** CPV codes whose English label says they are parts of other goods ("Parts of seats", "Spare parts for goods vehicles"). */
+const partsCodeCache = new Map<string, boolean>();
+export function isPartsCode(code: string): boolean {
+	let known = partsCodeCache.get(code);
+	if (known === undefined) {
+		const label = cpvLabel(code, "en") ?? "";
+		known =
+			/^(?:[a-z]+\s+)*?(?:spare\s+)?parts\b/i.test(label) ||
+			/\b(?:spare parts|parts (?:of|for)|accessories (?:of|for)|components (?:of|for))\b/i.test(label);
+		partsCodeCache.set(code, known);
+	}
+	return known;
+}
+
+/**
+ * How a passage names the product's head: "bare" (the kind itself is bought), "parts" (the head only
+ * qualifies a part noun right after it: "chair components", "chair replacement parts") or null (not
+ * named). "Chairs and accessories" names the head bare.
+ */
+export function headUse(seg: Pick<Segment, "text">, head: string): "bare" | "parts" | null {
+	const words = tokenize(seg.text);
+	let seen: "bare" | "parts" | null = null;
+	for (let i = 0; i < words.length; i++) {
+		if (stem(words[i] ?? "") !== head) continue;
+		const next = words[i + 1];
+		const after = words[i + 2];
+		const part =
+			(next !== undefined && PART_NOUNS.has(stem(next))) ||
+			(next !== undefined && !JOINERS.has(next) && after !== undefined && PART_NOUNS.has(stem(after)));
+		if (!part) return "bare";
+		seen = "parts";
+	}
+	return seen;
+}
+
+/**
+ * The notice buys parts of the product's kind, not the kind: every passage that states what is bought
+ * and names the product's head names it as what its parts are for, or every sure reading of the notice's
+ * own classification is a parts code while the product is none. Returns the reason, or null.
+ */
+export function partsOnly(p: ProductProfile, n: NoticeProfile, stated: readonly Segment[], head: string | null): string | null {
+	if (p.concepts.some((c) => isPartsCode(c.code))) return null;
+	if (head !== null && stated.length > 0) {
+		const uses = stated.map((s) => headUse(s, head));
+		if (uses.every((u) => u === "parts")) return `"${stated[0]?.text.slice(0, 60)}" names the kind only as what its parts are for`;
+		if (uses.some((u) => u === "bare")) return null;
+	}
+	const filed = n.concepts.filter((c) => (c.source === "code" || c.source === "crosswalk") && c.confidence >= 0.5);
+	if (filed.length > 0 && filed.every((c) => isPartsCode(c.code)))
+		return `the notice is classified as parts (${filed[0]?.from}: CPV ${filed[0]?.code})`;
+	return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A broad code that includes the product, and words that name another kind inside it.
+
+/** A reading of the notice's words sure enough to say which kind a broad code means. */
+const WORD_READING_MIN = 0.5;
+/** CPV digits a word reading must have to name a kind (a class). */
+const WORD_READING_DEPTH = 4;
+
+/** Whether one CPV concept is the other's ancestor, descendant or the same. */
+function inLine(a: Concept, b: Concept): boolean {
+	const d = Math.min(a.depth, b.depth);
+	return a.code.slice(0, d) === b.code.slice(0, d);
+}
+
+/**
+ * The notice's kind includes the product's only through a code ("specialist vehicles" holds minibuses),
+ * while the title or an item line names, surely, a kind of goods that is not the product's ("snøscooter",
+ * read as motor scooters, under "specialist vehicles"), in the code's own division (a word read into
+ * another division is more likely a misreading or what the goods are for: "ADAPTÉ" of a French bus
+ * title read as adaptors), and no reading of its words is in a line of descent with the product's kind. The code files the purchase broadly; the words say what it is. Returns the
+ * word reading, or null.
+ */
+export function wordsNameOtherKind(p: ProductProfile, n: NoticeProfile, concept: ConceptAgreement | null): Concept | null {
+	if (!concept || !concept.contains || concept.depth >= concept.product.depth) return null;
+	if (concept.notice.source !== "code" && concept.notice.source !== "crosswalk") return null;
+	const words = n.concepts.filter((c) => c.source !== "code" && c.source !== "crosswalk" && goodsDivision(c.code));
+	// The product's kinds at a class or finer (a division, "transport equipment", is no kind to contradict).
+	const kinds = [concept.product, ...p.concepts.filter((q) => q.depth >= WORD_READING_DEPTH)];
+	if (words.some((w) => kinds.some((q) => inLine(q, w)))) return null;
+	// What the title and item lines name (the description also tells of the buyer and its uses: "politi").
+	const other = words.find(
+		(w) =>
+			(w.source === "title" || w.source === "item") &&
+			w.confidence >= WORD_READING_MIN &&
+			w.depth >= WORD_READING_DEPTH &&
+			w.code.slice(0, 2) === concept.notice.code.slice(0, 2),
+	);
+	return other ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The same word on both sides, and nothing else.
+
+/**
+ * The kinds agree only because the product's head word and a word of the notice are the same label
+ * word ("freezer" of an ultra-low laboratory freezer and of a "Walk-In Fridge and Freezer"): both
+ * concepts are readings of that one word, not of codes, and it is the word the passage names as the
+ * product's head (a "biosafety cabinet" matched as "BSC" is not read through "cabinet" alone).
+ */
+export function sameWordOnly(concept: ConceptAgreement | null, head: string | null): boolean {
+	if (!concept || head === null) return false;
+	const textual = (c: Concept) => c.source !== "code" && c.source !== "crosswalk";
+	const word = `"${head}"`;
+	return textual(concept.product) && textual(concept.notice) && concept.product.from === word && concept.notice.from === word;
+}

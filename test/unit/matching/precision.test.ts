@@ -1,0 +1,107 @@
+// Why this file exists: unit tests of the precision checks in services/matching/method/precision.ts
+// (issue 16): notices that name or code the product's kind and still do not buy it stay out of a digest.
+import { describe, expect, it } from "vitest";
+import { headUse, isPartsCode } from "../../../services/matching/method/precision.ts";
+import { scorePair } from "../../../services/matching/method/score-pair.ts";
+import type { NoticeView } from "../../../services/matching/method/types.ts";
+import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
+import { features, notice, product, ultFreezer } from "./fixtures.ts";
+
+const taskChair = () =>
+	product({
+		oemName: "Sitwell",
+		name: "Sitwell Series 2 task chair",
+		model: "S2-TASK",
+		description: "Ergonomic office task chair.",
+		commodityCodes: [],
+		specs: [],
+	});
+
+const titled = (title: string, categories: NoticeView["categories"], language = "en") =>
+	notice({ title, description: "", language, items: [], categories });
+
+describe("parts of the product's kind", () => {
+	it("reads whether a passage names the head bare or only before a part noun", () => {
+		expect(headUse({ text: "Side Chair Components and Accessories" }, "chair")).toBe("parts");
+		expect(headUse({ text: "Office chair replacement parts" }, "chair")).toBe("parts");
+		expect(headUse({ text: "Chairs and accessories" }, "chair")).toBe("bare");
+		expect(headUse({ text: "Stacking chairs, 40 units" }, "chair")).toBe("bare");
+		expect(headUse({ text: "Desks" }, "chair")).toBeNull();
+	});
+
+	it("tells parts codes from the goods they are parts of", () => {
+		expect(isPartsCode("39114000")).toBe(true); // Parts of seats
+		expect(isPartsCode("34330000")).toBe(true); // Spare parts for goods vehicles, vans and cars
+		expect(isPartsCode("39112000")).toBe(false); // Chairs
+		expect(isPartsCode("34110000")).toBe(false); // Passenger cars
+	});
+
+	it("keeps a notice for chair components out of a chair catalog's digest, and chairs in", () => {
+		const chair = taskChair();
+		const furniture = [{ scheme: "PSC", code: "7110" }];
+		const parts = scorePair(chair, titled("Side Chair Components and Accessories (21K01-105004/A)", furniture));
+		expect(features(parts)).toContain("parts_not_goods");
+		expect(parts.score).toBeLessThan(DIGEST_MIN_SCORE);
+		const chairs = scorePair(chair, titled("Office Chairs and Accessories (21K01-105005/A)", furniture));
+		expect(features(chairs)).not.toContain("parts_not_goods");
+		expect(chairs.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
+	it("reads a notice classified only as parts as buying parts, unless the product is a part itself", () => {
+		const chair = taskChair();
+		const coded = scorePair(chair, titled("Seating (21K01-105006/A)", [{ scheme: "CPV", code: "39114000" }]));
+		expect(features(coded)).toContain("parts_not_goods");
+		const castor = product({
+			oemName: "Sitwell",
+			name: "Sitwell castor set for task chairs",
+			model: "S2-CAST",
+			description: "Replacement castors, parts of seats.",
+			commodityCodes: ["39114000"],
+			specs: [],
+		});
+		expect(features(scorePair(castor, titled("Parts of seats", [{ scheme: "CPV", code: "39114000" }])))).not.toContain("parts_not_goods");
+	});
+});
+
+describe("a broad code that holds the product, and words that name another kind", () => {
+	const minibus = () =>
+		product({
+			oemName: "Vantor",
+			name: "Vantor City 75 minibus",
+			model: "CITY75",
+			description: "Low-floor minibus for 30 passengers.",
+			commodityCodes: [],
+			specs: [],
+		});
+
+	it("lowers a specialist-vehicle notice whose title names scooters for a minibus", () => {
+		const bus = minibus();
+		const specialist = [{ scheme: "CPV", code: "34114000" }];
+		const scooters = scorePair(bus, titled("Anskaffelse av snøscooter og vannscooter", specialist, "no"));
+		expect(features(scooters)).toContain("words_name_other_kind");
+		expect(scooters.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// The same code with words that name nothing else, or that name the product's kind, is left be.
+		const plain = scorePair(bus, titled("Rammeavtale for spesialkjøretøy 2021", specialist, "no"));
+		expect(features(plain)).not.toContain("words_name_other_kind");
+		expect(plain.score).toBeGreaterThan(scooters.score);
+	});
+
+	it("does not read a word of another division as the kind the code means", () => {
+		// "ADAPTÉ" of a French bus title reads as adaptors (division 31): no other kind of vehicle.
+		const bus = minibus();
+		const r = scorePair(bus, titled("AUTOBUS, 20 PASSAGERS, ADAPTÉ POUR FAUTEUIL ROULANT", [{ scheme: "CPV", code: "34100000" }]));
+		expect(features(r)).not.toContain("words_name_other_kind");
+	});
+});
+
+describe("the same word on both sides, filed under other goods", () => {
+	it("lowers a kitchen freezer filed as kitchen equipment for a laboratory freezer", () => {
+		const ult = ultFreezer();
+		const kitchen = scorePair(ult, titled("Walk-In Fridge and Freezer (21401-121582/A)", [{ scheme: "PSC", code: "7320" }]));
+		expect(features(kitchen)).toContain("other_kind_variant");
+		expect(kitchen.score).toBeLessThan(DIGEST_MIN_SCORE);
+		// The same words without a code that files them elsewhere stay.
+		const uncoded = scorePair(ult, titled("Walk-In Fridge and Freezer (21401-121582/A)", []));
+		expect(features(uncoded)).not.toContain("other_kind_variant");
+	});
+});
