@@ -57,6 +57,8 @@ export function titleReadsAsService(
 	// What the title's phrase is about comes first ("Rental of ...", "Arrendamiento de ...", "Wartung ..."),
 	// or is "services of/for ..."; a service named after the goods ("balances with calibration") leaves them goods.
 	if (SERVICE_LEAD.test(title) || /\bservices?\s+(?:of|for|to)\b/.test(title)) return true;
+	// Or it ends in the act done to the goods it names before ("CHEVROLET SUBURBAN ARMOURING (M9010-12PL02/A)").
+	if (SERVICE_TAIL.test(title)) return true;
 	if (labelLanguages.some((l) => l !== "en" && opensWithServiceLead(notice.title, l))) return true;
 	const best = titleConcepts[0];
 	return best !== undefined && codeNature({ scheme: "CPV", code: best }) === "services";
@@ -81,8 +83,21 @@ export function titleOpensWithSupply(title: string): boolean {
 	return SUPPLY_LEAD.test(title);
 }
 
-const SERVICE_LEAD =
-	/^[^a-z]*(?:[a-z]+\s+-\s+)?(?:rental|hire|lease|leasing|maintenance|repairs?|servic\w*|calibration|inspection|preventa?t?ive maintenance|cleaning|disposal|training)\b/;
+const SERVICE_LEAD = new RegExp(
+	String.raw`^[^a-z]*(?:[a-z]+\s+-\s+)?(?:rental|hire|lease|leasing|maintenance|repairs?|servic\w*|calibration|inspection|` +
+		String.raw`preventa?t?ive maintenance|cleaning|disposal|training|` +
+		// Work done to goods the buyer has or buys elsewhere (installation only, fitting out, modification), and events.
+		String.raw`installation|installing|upfit(?:ting)?|up-fitting|armou?ring|modifications?|conversions?|retrofit\w*|overhaul\w*|` +
+		String.raw`refurbish\w*|reupholster\w*|relocation|conference|seminar|exhibition|course)\b`,
+);
+
+/**
+ * Acts done to goods that a title names last, after the goods ("Vehicle armouring", "Ambulance
+ * upfitting", "Chair reupholstery"), before a trailing reference in brackets. Not installation: "chairs
+ * with installation" buys the chairs.
+ */
+const SERVICE_TAIL =
+	/\b(?:upfit(?:ting)?|up-fitting|armou?ring|overhaul(?:ing)?|refurbishment|retrofit(?:ting)?|reupholster(?:y|ing)|modifications?|servicing)\s*(?:\([^)]*\))?\s*$/;
 
 export function assessNature(notice: NoticeView): NatureAssessment {
 	const items = notice.items.map(itemNature);

@@ -15,6 +15,22 @@ import { stem, stemSet, tokenize } from "./text.ts";
 
 /** Nouns that, right after the product's head, say the passage buys parts of that kind of goods. */
 const PART_NOUNS = stemSet("part parts component components accessory accessories spare spares subassembly subassemblies");
+/**
+ * Goods bought for other goods: the last noun of what a line names before its purpose ("Cables and
+ * sensors for patient monitors", "Winter tires for panel vans"). A closed class (parts, consumables,
+ * power and mounting things), unlike "furniture for the library: chairs" whose lead is a kind that holds
+ * the product. The same nouns as score-pair's accessory nouns, with tyres, sensors and probes.
+ */
+const FOR_OTHER_GOODS = new Set([
+	...PART_NOUNS,
+	...stemSet(
+		"pad battery batteries charger cable cord mount bracket case cover tip filter bulb lamp cartridge toner ink reagent consumable " +
+			"holster strap cradle adapter electrode lens rotor tray sleeve stylus label ribbon protector tyre tire tyres tires sensor " +
+			"sensors probe probes attachment attachments mounting refill kit",
+	),
+]);
+/** Where a line turns from what it buys to what that is for (notice-profile.ts cuts its `lead` there). */
+const PURPOSE_CUT = /\s(?:for use with|for use in|for|compatible with|to fit|to suit|fits)\s/i;
 /** Words that join two kinds ("chairs and accessories" buys chairs too). */
 const JOINERS = new Set(["and", "or", "with", "plus", "&"]);
 
@@ -33,13 +49,21 @@ export function isPartsCode(code: string): boolean {
 }
 
 /**
- * How a passage names the product's head: "bare" (the kind itself is bought), "parts" (the head only
- * qualifies a part noun right after it: "chair components", "chair replacement parts") or null (not
+ * How a passage names the product's head: "bare" (the kind itself is bought), "part" (the head only
+ * qualifies a part noun right after it, "chair components", "chair replacement parts", or only says
+ * what goods named before a purpose preposition are for, "Winter tires for panel vans") or null (not
  * named). "Chairs and accessories" names the head bare.
  */
-export function headUse(seg: Pick<Segment, "text">, head: string): "bare" | "parts" | null {
+export function headUse(seg: Pick<Segment, "text" | "kind">, head: string): "bare" | "part" | null {
 	const words = tokenize(seg.text);
-	let seen: "bare" | "parts" | null = null;
+	if (!words.some((w) => stem(w) === head)) return null;
+	const cut = seg.kind === "description" ? null : PURPOSE_CUT.exec(seg.text);
+	if (cut) {
+		const lead = tokenize(seg.text.slice(0, cut.index)).map(stem);
+		const last = lead.at(-1);
+		if (!lead.includes(head) && last !== undefined && FOR_OTHER_GOODS.has(last)) return "part";
+	}
+	let seen: "bare" | "part" | null = null;
 	for (let i = 0; i < words.length; i++) {
 		if (stem(words[i] ?? "") !== head) continue;
 		const next = words[i + 1];
@@ -48,21 +72,22 @@ export function headUse(seg: Pick<Segment, "text">, head: string): "bare" | "par
 			(next !== undefined && PART_NOUNS.has(stem(next))) ||
 			(next !== undefined && !JOINERS.has(next) && after !== undefined && PART_NOUNS.has(stem(after)));
 		if (!part) return "bare";
-		seen = "parts";
+		seen = "part";
 	}
 	return seen;
 }
 
 /**
- * The notice buys parts of the product's kind, not the kind: every passage that states what is bought
- * and names the product's head names it as what its parts are for, or every sure reading of the notice's
+ * The notice buys parts or accessories of the product's kind, not the kind: every passage that states
+ * what is bought and names the product's head names it as what its parts or accessories are for, or every sure reading of the notice's
  * own classification is a parts code while the product is none. Returns the reason, or null.
  */
 export function partsOnly(p: ProductProfile, n: NoticeProfile, stated: readonly Segment[], head: string | null): string | null {
 	if (p.concepts.some((c) => isPartsCode(c.code))) return null;
 	if (head !== null && stated.length > 0) {
 		const uses = stated.map((s) => headUse(s, head));
-		if (uses.every((u) => u === "parts")) return `"${stated[0]?.text.slice(0, 60)}" names the kind only as what its parts are for`;
+		if (uses.every((u) => u === "part"))
+			return `"${stated[0]?.text.slice(0, 60)}" names the kind only as what its parts or accessories are for`;
 		if (uses.some((u) => u === "bare")) return null;
 	}
 	const filed = n.concepts.filter((c) => (c.source === "code" || c.source === "crosswalk") && c.confidence >= 0.5);

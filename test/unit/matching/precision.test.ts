@@ -22,11 +22,17 @@ const titled = (title: string, categories: NoticeView["categories"], language = 
 
 describe("parts of the product's kind", () => {
 	it("reads whether a passage names the head bare or only before a part noun", () => {
-		expect(headUse({ text: "Side Chair Components and Accessories" }, "chair")).toBe("parts");
-		expect(headUse({ text: "Office chair replacement parts" }, "chair")).toBe("parts");
-		expect(headUse({ text: "Chairs and accessories" }, "chair")).toBe("bare");
-		expect(headUse({ text: "Stacking chairs, 40 units" }, "chair")).toBe("bare");
-		expect(headUse({ text: "Desks" }, "chair")).toBeNull();
+		const title = (text: string) => ({ text, kind: "title" as const });
+		expect(headUse(title("Side Chair Components and Accessories"), "chair")).toBe("part");
+		expect(headUse(title("Office chair replacement parts"), "chair")).toBe("part");
+		expect(headUse(title("Chairs and accessories"), "chair")).toBe("bare");
+		expect(headUse(title("Stacking chairs, 40 units"), "chair")).toBe("bare");
+		expect(headUse(title("Desks"), "chair")).toBeNull();
+		// Goods bought for the kind, named before the purpose preposition; a kind that holds the product is no such thing.
+		expect(headUse(title("Cables and sensors for patient monitors"), "monitor")).toBe("part");
+		expect(headUse(title("Winter tires for panel vans"), "van")).toBe("part");
+		expect(headUse(title("Furniture for the new library: chairs and desks"), "chair")).toBe("bare");
+		expect(headUse(title("Panel vans for the police"), "van")).toBe("bare");
 	});
 
 	it("tells parts codes from the goods they are parts of", () => {
@@ -103,5 +109,61 @@ describe("the same word on both sides, filed under other goods", () => {
 		// The same words without a code that files them elsewhere stay.
 		const uncoded = scorePair(ult, titled("Walk-In Fridge and Freezer (21401-121582/A)", []));
 		expect(features(uncoded)).not.toContain("other_kind_variant");
+	});
+});
+
+describe("services that name goods: work done to them, installation only, events", () => {
+	const van = () =>
+		product({
+			oemName: "Ford",
+			name: "Ford E-Transit 350 L3H2 panel van",
+			model: "ETRANSIT350",
+			description: "Electric panel van, 68 kWh.",
+			commodityCodes: ["25101502"],
+			specs: [],
+		});
+	const vehicles = [{ scheme: "PSC", code: "2310" }];
+
+	it("reads a title that ends in an act done to the goods as a service, whatever its goods code", () => {
+		const v = van();
+		for (const title of ["CHEVROLET SUBURBAN ARMOURING (M9010-12PL02/A)", "Ambulance upfitting", "Panel van modifications (W0101-3/A)"]) {
+			const r = scorePair(v, titled(title, vehicles));
+			expect(features(r), title).toContain("services_not_goods");
+			expect(r.score, title).toBeLessThan(DIGEST_MIN_SCORE);
+		}
+		// The goods themselves, or the goods with their installation, stay goods.
+		for (const title of ["Panel vans (W0101-4/A)", "Panel vans with installation of shelving"])
+			expect(features(scorePair(v, titled(title, vehicles))), title).not.toContain("services_not_goods");
+	});
+
+	it("reads a title that opens with installation, upfitting or an event as a service", () => {
+		const chair = taskChair();
+		const installing = scorePair(chair, titled("Installation of office chairs and desks", [{ scheme: "PSC", code: "7110" }]));
+		expect(features(installing)).toContain("services_not_goods");
+		expect(installing.score).toBeLessThan(DIGEST_MIN_SCORE);
+		expect(features(scorePair(van(), titled("Upfitting of Ford Transit vans", vehicles)))).toContain("services_not_goods");
+		expect(features(scorePair(chair, titled("Conference on ergonomic office chairs", [])))).toContain("services_not_goods");
+		// "Supply and installation of ..." buys the goods.
+		expect(features(scorePair(chair, titled("Supply and installation of office chairs", [{ scheme: "PSC", code: "7110" }])))).not.toContain(
+			"services_not_goods",
+		);
+	});
+
+	it("keeps accessories bought for the product's kind out of the digest", () => {
+		const monitor = product({
+			oemName: "Philips",
+			name: "Philips IntelliVue MX450 patient monitor",
+			model: "866062",
+			description: "Bedside patient monitor.",
+			commodityCodes: [],
+			specs: [],
+		});
+		const coded = [{ scheme: "CPV", code: "33195100" }];
+		const sensors = scorePair(monitor, titled("Cables and sensors for patient monitors", coded));
+		expect(features(sensors)).toContain("parts_not_goods");
+		expect(sensors.score).toBeLessThan(DIGEST_MIN_SCORE);
+		const monitors = scorePair(monitor, titled("Patient monitors for the intensive care unit", coded));
+		expect(features(monitors)).not.toContain("parts_not_goods");
+		expect(monitors.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 });
