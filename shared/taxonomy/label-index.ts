@@ -267,7 +267,8 @@ export function goodsDivisionsOfStem(stem: string, lang: Language = "en"): Set<s
 }
 
 // The English words that, leading a title, make it a service contract whatever goods it names ("Rental of generators").
-const SERVICE_LEAD_EN = /\b(?:rental|hire|hiring|leasing|lease|maintenance|repair|calibration|inspection|cleaning|disposal|training)\b/i;
+const SERVICE_LEAD_EN =
+	/\b(?:rental|hire|hiring|leasing|lease|maintenance|repair|calibration|inspection|cleaning|disposal|training|installation|upgrade|conversion|refurbishment|overhaul)\b/i;
 const SERVICE_LEAD_MIN_LABELS = 3;
 const SERVICE_LEAD_SHARE = 0.5;
 const serviceLeads = new Map<Language, Set<string>>();

@@ -88,7 +88,10 @@ const SERVICE_LEAD = new RegExp(
 		String.raw`preventa?t?ive maintenance|cleaning|disposal|training|` +
 		// Work done to goods the buyer has or buys elsewhere (installation only, fitting out, modification), and events.
 		String.raw`installation|installing|upfit(?:ting)?|up-fitting|armou?ring|modifications?|conversions?|retrofit\w*|overhaul\w*|` +
-		String.raw`refurbish\w*|reupholster\w*|relocation|conference|seminar|exhibition|course)\b`,
+		String.raw`refurbish\w*|reupholster\w*|relocation|` +
+		// An event is named with what it is about ("Conference on ..."); "Conference chairs" are goods.
+		String.raw`(?:conferences?|seminars?|courses?|workshops?|webinars?)\s+(?:on|about)|` +
+		String.raw`(?:organi[sz]ation|organi[sz]ing|hosting)\s+(?:of\s+)?(?:an?\s+|the\s+)?(?:conference|seminar|event|exhibition|workshop))\b`,
 );
 
 /**

@@ -1,6 +1,7 @@
 // Why this file exists: unit tests of the precision checks in services/matching/method/precision.ts
 // (issue 16): notices that name or code the product's kind and still do not buy it stay out of a digest.
 import { describe, expect, it } from "vitest";
+import { titleReadsAsService } from "../../../services/matching/method/nature.ts";
 import { headUse, isPartsCode } from "../../../services/matching/method/precision.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import type { NoticeView } from "../../../services/matching/method/types.ts";
@@ -143,10 +144,23 @@ describe("services that name goods: work done to them, installation only, events
 		expect(installing.score).toBeLessThan(DIGEST_MIN_SCORE);
 		expect(features(scorePair(van(), titled("Upfitting of Ford Transit vans", vehicles)))).toContain("services_not_goods");
 		expect(features(scorePair(chair, titled("Conference on ergonomic office chairs", [])))).toContain("services_not_goods");
-		// "Supply and installation of ..." buys the goods.
+		expect(features(scorePair(chair, titled("Organisation of a seminar on office chairs", [])))).toContain("services_not_goods");
+		// "Conference chairs" are chairs; "Supply and installation of ..." buys the goods.
+		expect(features(scorePair(chair, titled("Conference Chairs (84084-13-0194)", [{ scheme: "PSC", code: "7110" }])))).not.toContain(
+			"services_not_goods",
+		);
 		expect(features(scorePair(chair, titled("Supply and installation of office chairs", [{ scheme: "PSC", code: "7110" }])))).not.toContain(
 			"services_not_goods",
 		);
+	});
+
+	it("reads installation leading a title as a service in the CPV's languages, from its labels", () => {
+		const reads = (title: string, lang: "es" | "fr" | "it" | "pl") => titleReadsAsService(notice({ title, language: lang }), [], [lang]);
+		expect(reads("Instalación de sillas de oficina", "es")).toBe(true);
+		expect(reads("Installation de chaises de bureau", "fr")).toBe(true);
+		expect(reads("Installazione di sedie da ufficio", "it")).toBe(true);
+		expect(reads("Suministro de sillas de oficina", "es")).toBe(false);
+		expect(reads("Fourniture et installation de chaises de bureau", "fr")).toBe(false);
 	});
 
 	it("keeps accessories bought for the product's kind out of the digest", () => {
