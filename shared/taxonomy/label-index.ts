@@ -295,8 +295,10 @@ function serviceLeadStems(lang: Language): Set<string> {
 		}
 	}
 	out = new Set<string>();
+	// Not a two-letter word: Swedish labels lead with "IT-" services, and "IT-udstyr" is equipment.
 	for (const [s, n] of inLead)
-		if (idx.serviceWords.has(s) && n >= SERVICE_LEAD_MIN_LABELS && n >= SERVICE_LEAD_SHARE * (inAll.get(s) ?? n)) out.add(s);
+		if (s.length >= 3 && idx.serviceWords.has(s) && n >= SERVICE_LEAD_MIN_LABELS && n >= SERVICE_LEAD_SHARE * (inAll.get(s) ?? n))
+			out.add(s);
 	serviceLeads.set(lang, out);
 	return out;
 }

@@ -52,14 +52,20 @@ export function titleReadsAsService(
 	titleConcepts: readonly string[],
 	labelLanguages: readonly CpvLanguage[] = [],
 ): boolean {
-	const title = notice.title.toLowerCase();
+	// A framework named first is how the buyer buys, not what ("Rammeavtale på vedlikehold av aggregat").
+	const title = notice.title.toLowerCase().replace(FRAMEWORK_LEAD, "");
 	if (GOODS_WORDS.test(title)) return false;
-	// What the title's phrase is about comes first ("Rental of ...", "Arrendamiento de ...", "Wartung ..."),
-	// or is "services of/for ..."; a service named after the goods ("balances with calibration") leaves them goods.
-	if (SERVICE_LEAD.test(title) || /\bservices?\s+(?:of|for|to)\b/.test(title)) return true;
-	// Or it ends in the act done to the goods it names before ("CHEVROLET SUBURBAN ARMOURING (M9010-12PL02/A)").
-	if (SERVICE_TAIL.test(title)) return true;
-	if (labelLanguages.some((l) => l !== "en" && opensWithServiceLead(notice.title, l))) return true;
+	// Buying named beside the service in another language ("leasing og/eller kjøp av personbiler") may buy the goods:
+	// its words then say nothing either way, its CPV reading still does.
+	if (!BUYING.test(title)) {
+		// What the title's phrase is about comes first ("Rental of ...", "Arrendamiento de ...", "Wartung ..."),
+		// or is "services of/for ..."; a service named after the goods ("balances with calibration") leaves them goods.
+		if (SERVICE_LEAD.test(title) || /\bservices?\s+(?:of|for|to)\b/.test(title)) return true;
+		// Or it ends in the act done to the goods it names before ("CHEVROLET SUBURBAN ARMOURING (M9010-12PL02/A)").
+		if (SERVICE_TAIL.test(title)) return true;
+		if (labelLanguages.some((l) => l !== "en" && opensWithServiceLead(title, l))) return true;
+		if (norwegian(notice, labelLanguages) && NORWEGIAN_SERVICE_LEAD.test(title)) return true;
+	}
 	const best = titleConcepts[0];
 	return best !== undefined && codeNature({ scheme: "CPV", code: best }) === "services";
 }
@@ -93,6 +99,36 @@ const SERVICE_LEAD = new RegExp(
 		String.raw`(?:conferences?|seminars?|courses?|workshops?|webinars?)\s+(?:on|about)|` +
 		String.raw`(?:organi[sz]ation|organi[sz]ing|hosting)\s+(?:of\s+)?(?:an?\s+|the\s+)?(?:conference|seminar|event|exhibition|workshop))\b`,
 );
+
+/** A framework or dynamic purchasing system named before what it buys, with its preposition, in the feeds' languages. */
+const FRAMEWORK_LEAD = new RegExp(
+	String.raw`^[^\p{L}]*(?:(?:framework(?:\s+agreements?)?|rammeavtaler?|rammeaftaler?|ramavtal|rahmenvertrag|rahmenvereinbarung|` +
+		String.raw`accord-cadre|acuerdo marco|accordo quadro|umowa ramowa|raamovereenkomst|dynamisk innkjøpsordning)` +
+		String.raw`\s*(?:[-:–]\s*)?(?:for|on|of|om|på|til|för|über|für|pour|de|para|per|dla|voor|van)?\s+(?:the\s+)?)`,
+	"iu",
+);
+
+/**
+ * Norwegian has no CPV labels: its notices are read through the Danish and Swedish ones, and its words for
+ * services are spelled otherwise ("vedlikehold", "reparasjon", "utleie": "vedligeholdelse", "reparation",
+ * "udlejning"). Those leading a title, listed here like the supply words above.
+ */
+const NORWEGIAN_SERVICE_LEAD = new RegExp(
+	String.raw`^[^\p{L}]*(?:vedlikehold\w*|reparasjon\w*|leie|utleie|leasing|installasjon\w*|rengjøring\w*|renhold\w*|` +
+		String.raw`opplæring\w*|kalibrering\w*|kurs|drift|ettersyn\w*|ombygging\w*|oppgradering\w*|service\w*|vask\w*|tjenester?)(?![\p{L}])`,
+	"iu",
+);
+
+/** Buying named anywhere in a title not in English, in the feeds' languages (the supply words above, and Norwegian "kjøp"). */
+const BUYING = new RegExp(
+	String.raw`(?<![\p{L}])(?:lieferung|beschaffung|anschaffung|kauf|fourniture|livraison|achat|suministro|adquisici[oó]n|compra|` +
+		String.raw`levering|leveranse|leverans|aankoop|anskaffelse|anskaffning|indk[oø]b|inköp|innkj[oø]p|kj[oø]p|fornitura|acquisto|dostawa|zakup)(?![\p{L}])`,
+	"iu",
+);
+
+function norwegian(notice: NoticeView, labelLanguages: readonly CpvLanguage[]): boolean {
+	return /^n[obn]\b/i.test(notice.language ?? "") || (labelLanguages.includes("da") && labelLanguages.includes("sv"));
+}
 
 /**
  * Acts done to goods that a title names last, after the goods ("Vehicle armouring", "Ambulance

@@ -163,6 +163,26 @@ describe("services that name goods: work done to them, installation only, events
 		expect(reads("Fourniture et installation de chaises de bureau", "fr")).toBe(false);
 	});
 
+	it("reads Norwegian service titles, past a framework named first, unless buying is named beside the service", () => {
+		const reads = (title: string) => titleReadsAsService(notice({ title, language: "no" }), [], ["da", "sv"]);
+		for (const title of [
+			"Vedlikehold av heiser",
+			"Utleie av biler",
+			"Reparasjon av biler",
+			"Rammeavtale på vedlikehold av aggregat",
+			"Installasjon av ladestasjoner",
+		])
+			expect(reads(title), title).toBe(true);
+		for (const title of [
+			"Anskaffelse av kontormøbler",
+			"Rammeavtale - leasing og/eller kjøp av person- og varebiler",
+			"Rammeavtale IT-utstyr",
+		])
+			expect(reads(title), title).toBe(false);
+		// A framework for maintenance is maintenance in English too.
+		expect(titleReadsAsService(notice({ title: "Framework agreement for the maintenance of lifts" }), [], [])).toBe(true);
+	});
+
 	it("keeps accessories bought for the product's kind out of the digest", () => {
 		const monitor = product({
 			oemName: "Philips",
