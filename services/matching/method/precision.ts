@@ -151,3 +151,41 @@ export function sameWordOnly(concept: ConceptAgreement | null, head: string | nu
 	const word = `"${head}"`;
 	return textual(concept.product) && textual(concept.notice) && concept.product.from === word && concept.notice.from === word;
 }
+
+// ---------------------------------------------------------------------------------------------
+// A publisher's stray code.
+
+/** Least codes a notice must carry for one of them to stand out from the rest. */
+const STRAY_MIN_CODES = 3;
+/** A reading of the notice's words this sure in the stray code's division backs the code. */
+const STRAY_WORD_MIN = 0.3;
+
+/**
+ * A code the publisher filed beside the purchase rather than for it: not the main code, alone in its CPV
+ * division among at least three codes (the main one and at least one other in another division), and no
+ * word of the notice read in that division, while the company sells nothing in the main code's division
+ * (`sellsIn`, from its catalog). "IT-klientudstyr" coded computers, printers, phones and one "Monitors" of
+ * patient-monitoring systems for its PC screens: the screen is what "monitorer" meant, and a medical
+ * reseller sells no computers.
+ */
+export function strayCode(n: NoticeProfile, agreed: Concept, sellsIn: (division: string) => boolean = () => false): boolean {
+	if (agreed.source !== "code" && agreed.source !== "crosswalk") return false;
+	// One published code may read as several concepts (a crosswalk's readings): count codes, not readings.
+	const byCode = new Map<string, Set<string>>();
+	for (const c of n.concepts)
+		if (c.source === "code" || c.source === "crosswalk") byCode.set(c.from, (byCode.get(c.from) ?? new Set()).add(c.code.slice(0, 2)));
+	if (byCode.size < STRAY_MIN_CODES) return false;
+	const [main] = byCode.keys();
+	const division = agreed.code.slice(0, 2);
+	if (agreed.from === main || byCode.get(main ?? "")?.has(division)) return false;
+	for (const [from, divisions] of byCode) if (from !== agreed.from && divisions.has(division)) return false;
+	const mainDivisions = byCode.get(main ?? "") ?? new Set<string>();
+	// A company that sells the main code's kind of goods reads the other code as part of the purchase: an AV framework
+	// coded audio-visual equipment with one display-screen code buys screens from an AV reseller.
+	if ([...mainDivisions].some(sellsIn)) return false;
+	const withMain = [...byCode.values()].filter((d) => [...d].some((x) => mainDivisions.has(x))).length;
+	if (withMain < 2) return false;
+	return !n.concepts.some(
+		(c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= STRAY_WORD_MIN && c.code.slice(0, 2) === division,
+	);
+}

@@ -1,10 +1,11 @@
+import { catalogOf } from "./catalog-context.ts";
 import { bestAgreement } from "./codes.ts";
 import { goodsDivision, headedDivisions, isLabelWord, namesGoodsOutside } from "../../../shared/taxonomy/label-index.ts";
 import { type Concept, bestConceptAgreement, sharedDigits } from "./concepts.ts";
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
-import { partsOnly, sameWordOnly, wordsNameOtherKind } from "./precision.ts";
+import { partsOnly, sameWordOnly, strayCode, wordsNameOtherKind } from "./precision.ts";
 import { type ProductProfile, productProfile } from "./product-profile.ts";
 import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem, stemSet } from "./text.ts";
@@ -314,6 +315,9 @@ function specVerdict(p: ProductProfile, segments: Segment[]): { fit: SpecCheck[]
 	return { fit, short };
 }
 
+/** Share of a company's other products in a CPV division for the company to be in that trade (a stray code's test). */
+const SELLS_IN_SHARE = 0.25;
+
 /** A concept agreement this weak (two lone words read as neighbouring kinds) does not make an English word a cognate. */
 const COGNATE_MIN_STRENGTH = 0.3;
 
@@ -568,6 +572,20 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 			"words_name_other_kind",
 			FACTORS.wordsNameOtherKind,
 			`the notice's code (CPV ${concept.notice.code}) holds the product, but its words name another kind (${otherKind.from}: CPV ${otherKind.code})`,
+		);
+	// The kinds agree only through a code the publisher filed beside the purchase (one "Monitors" code among computer codes).
+	const agreedCode =
+		codes && codes.points >= conceptPoints
+			? n.concepts.find((c) => c.from === `${codes.scheme} ${codes.noticeCode}`)
+			: concept && conceptPoints > 0
+				? concept.notice
+				: undefined;
+	const catalog = agreedCode ? catalogOf(product.tenantId)?.contextFor(product.productId) : undefined;
+	if (!named && agreedCode && strayCode(n, agreedCode, (division) => (catalog?.share(division) ?? 0) >= SELLS_IN_SHARE))
+		scale(
+			"stray_code",
+			FACTORS.strayCode,
+			`the kinds agree only through ${agreedCode.from}, alone in its division among the notice's codes and not read in its words`,
 		);
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));

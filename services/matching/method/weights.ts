@@ -85,6 +85,8 @@ export const FACTORS = {
 	partsOnly: 0.45,
 	/** A broad code holds the product, and the notice's own words name another kind under it. */
 	wordsNameOtherKind: 0.6,
+	/** The kinds agree only through a code the publisher filed beside the purchase (alone in its division, unread in the words). */
+	strayCode: 0.6,
 	/** The notice lists its goods line by line under a broad code, and no line names the product's kind. */
 	unlistedKind: 0.6,
 	/** Company level: all-or-none award and the company cannot supply the leading item; a company that cannot bid alone stays out of the digest. */

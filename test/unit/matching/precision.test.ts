@@ -1,6 +1,7 @@
 // Why this file exists: unit tests of the precision checks in services/matching/method/precision.ts
 // (issue 16): notices that name or code the product's kind and still do not buy it stay out of a digest.
 import { describe, expect, it } from "vitest";
+import { CatalogKinds, registerCatalog } from "../../../services/matching/method/catalog-context.ts";
 import { titleReadsAsService } from "../../../services/matching/method/nature.ts";
 import { headUse, isPartsCode } from "../../../services/matching/method/precision.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
@@ -199,5 +200,43 @@ describe("services that name goods: work done to them, installation only, events
 		const monitors = scorePair(monitor, titled("Patient monitors for the intensive care unit", coded));
 		expect(features(monitors)).not.toContain("parts_not_goods");
 		expect(monitors.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+});
+
+describe("a code the publisher filed beside the purchase", () => {
+	const monitor = (tenantId: string) =>
+		product({
+			tenantId,
+			oemName: "Philips",
+			name: "Philips IntelliVue MX450 patient monitor",
+			model: "866062",
+			description: "Bedside patient monitor.",
+			commodityCodes: [],
+			specs: [],
+		});
+	const itClient = (title: string, language = "da") =>
+		notice({
+			title,
+			description: "",
+			language,
+			items: [],
+			categories: ["30200000", "30213100", "30213300", "30231300", "33195100"].map((code) => ({ scheme: "CPV", code })),
+		});
+
+	it("lowers an agreement only through one code alone in its division, unread in the words", () => {
+		const r = scorePair(monitor("tenant-stray-1"), itClient("IT-klientudstyr 2021-2025"));
+		expect(features(r)).toContain("stray_code");
+		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("leaves the code be when the words read its division, or the company sells the main code's goods", () => {
+		expect(features(scorePair(monitor("tenant-stray-2"), itClient("Patient monitors and IT client equipment", "en")))).not.toContain(
+			"stray_code",
+		);
+		// A company most of whose other products are computers reads the one code as part of the purchase.
+		const kinds = new CatalogKinds();
+		for (const id of ["c1", "c2", "c3"]) kinds.set(id, ["302"]);
+		registerCatalog("tenant-stray-3", kinds);
+		expect(features(scorePair(monitor("tenant-stray-3"), itClient("IT-klientudstyr 2021-2025")))).not.toContain("stray_code");
 	});
 });
