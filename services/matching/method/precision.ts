@@ -3,6 +3,7 @@ import { goodsDivision } from "../../../shared/taxonomy/label-index.ts";
 import type { Concept, ConceptAgreement } from "./concepts.ts";
 import type { NoticeProfile, Segment } from "./notice-profile.ts";
 import type { ProductProfile } from "./product-profile.ts";
+import { compactRuns } from "./model-number.ts";
 import { stem, stemSet, tokenize } from "./text.ts";
 
 // Why this file exists: the checks that keep notices which do not buy the product out of a digest
@@ -78,12 +79,60 @@ export function headUse(seg: Pick<Segment, "text" | "kind">, head: string): "bar
 }
 
 /**
+ * How a passage names the product itself (its model or product line, `key` compact): "part" when the words
+ * right after it are goods bought for it ("MX450 batteries and cables", "Hilux replacement parts"), or what
+ * it names before a purpose preposition is ("Batteries for IntelliVue MX450"); "bare" otherwise; null when
+ * the key is not in it. The product's own head after its name ("MX450 patient monitors") is the product.
+ */
+export function namedUse(seg: Pick<Segment, "text" | "kind">, key: string, heads: readonly string[]): "bare" | "part" | null {
+	const tokens = tokenize(seg.text);
+	let end = -1;
+	for (let i = 0; i < tokens.length && end < 0; i++) {
+		let run = "";
+		for (let j = i; j < Math.min(tokens.length, i + 4); j++) {
+			run += tokens[j];
+			if (run === key) {
+				end = j;
+				break;
+			}
+			if (!key.startsWith(run)) break;
+		}
+	}
+	if (end < 0) return null;
+	const cut = seg.kind === "description" ? null : PURPOSE_CUT.exec(seg.text);
+	if (cut) {
+		const lead = tokenize(seg.text.slice(0, cut.index));
+		const last = stem(lead.at(-1) ?? "");
+		if (!compactRuns(lead).has(key) && FOR_OTHER_GOODS.has(last) && !heads.includes(last)) return "part";
+	}
+	const goodsFor = (w: string | undefined) => w !== undefined && FOR_OTHER_GOODS.has(stem(w)) && !heads.includes(stem(w));
+	const next = tokens[end + 1];
+	const after = tokens[end + 2];
+	if (goodsFor(next) || (next !== undefined && !JOINERS.has(next) && !heads.includes(stem(next)) && goodsFor(after))) return "part";
+	return "bare";
+}
+
+/**
  * The notice buys parts or accessories of the product's kind, not the kind: every passage that states
  * what is bought and names the product's head names it as what its parts or accessories are for, or every sure reading of the notice's
  * own classification is a parts code while the product is none. Returns the reason, or null.
  */
-export function partsOnly(p: ProductProfile, n: NoticeProfile, stated: readonly Segment[], head: string | null): string | null {
+export function partsOnly(
+	p: ProductProfile,
+	n: NoticeProfile,
+	stated: readonly Segment[],
+	head: string | null,
+	named?: { key: string; segments: readonly Segment[] },
+): string | null {
 	if (p.concepts.some((c) => isPartsCode(c.code))) return null;
+	if (named) {
+		// The product named: what the passages that name it buy decides, the kind's words and codes do not.
+		const said = named.segments.filter((s) => s.kind !== "description");
+		const uses = (said.length > 0 ? said : named.segments).map((s) => namedUse(s, named.key, p.heads));
+		return uses.length > 0 && uses.every((u) => u === "part")
+			? `"${named.segments[0]?.text.slice(0, 60)}" names the product only as what the goods are for`
+			: null;
+	}
 	if (head !== null && stated.length > 0) {
 		const uses = stated.map((s) => headUse(s, head));
 		if (uses.every((u) => u === "part"))

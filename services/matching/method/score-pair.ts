@@ -556,14 +556,16 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 			`the notice lists ${n.lineConcepts.length} item lines under ${concept?.notice.from}; none of them names the product's kind`,
 		);
 	// Parts of the product's kind, not the kind ("Side Chair Components and Accessories").
-	const parts = named
-		? null
-		: partsOnly(
-				p,
-				n,
-				stated.map((t) => t.segment),
-				best?.head ?? stated[0]?.head ?? null,
-			);
+	// The product named, and only as what other goods are for ("Batteries for IntelliVue MX450").
+	const key = identity && named ? compactKey(identity.key) : null;
+	const namedIn = key ? { key, segments: n.segments.filter((s) => segmentRuns(s).has(key)) } : undefined;
+	const parts = partsOnly(
+		p,
+		n,
+		stated.map((t) => t.segment),
+		best?.head ?? stated[0]?.head ?? null,
+		namedIn,
+	);
 	if (parts) scale("parts_not_goods", FACTORS.partsOnly, `the notice buys parts: ${parts}`);
 	// A broad code that holds the product, and the notice's own words name another kind under it ("snøscooter" as specialist vehicles).
 	const otherKind = named || best?.head ? null : wordsNameOtherKind(p, n, concept);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { CatalogKinds, registerCatalog } from "../../../services/matching/method/catalog-context.ts";
 import { titleReadsAsService } from "../../../services/matching/method/nature.ts";
-import { headUse, isPartsCode } from "../../../services/matching/method/precision.ts";
+import { headUse, isPartsCode, namedUse } from "../../../services/matching/method/precision.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import type { NoticeView } from "../../../services/matching/method/types.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
@@ -68,6 +68,41 @@ describe("parts of the product's kind", () => {
 			specs: [],
 		});
 		expect(features(scorePair(castor, titled("Parts of seats", [{ scheme: "CPV", code: "39114000" }])))).not.toContain("parts_not_goods");
+	});
+});
+
+describe("the product named only as what other goods are for", () => {
+	const monitor = () =>
+		product({
+			oemName: "Philips",
+			name: "Philips IntelliVue MX450 patient monitor",
+			model: "866062",
+			description: "Bedside patient monitor.",
+			commodityCodes: [],
+			specs: [],
+		});
+	const coded = (title: string) =>
+		notice({ title, description: "", language: "en", items: [], categories: [{ scheme: "CPV", code: "33195100" }] });
+
+	it("reads how a passage names the product's model or line", () => {
+		const title = (text: string) => ({ text, kind: "title" as const });
+		expect(namedUse(title("Philips IntelliVue MX450 batteries and cables"), "mx450", ["monitor"])).toBe("part");
+		expect(namedUse(title("Batteries for Philips IntelliVue MX450"), "mx450", ["monitor"])).toBe("part");
+		expect(namedUse(title("IntelliVue MX450 replacement batteries"), "mx450", ["monitor"])).toBe("part");
+		expect(namedUse(title("Philips IntelliVue MX450 patient monitors"), "mx450", ["monitor"])).toBe("bare");
+		expect(namedUse(title("IntelliVue MX450 monitors for the ICU"), "mx450", ["monitor"])).toBe("bare");
+		expect(namedUse(title("Patient monitors"), "mx450", ["monitor"])).toBeNull();
+	});
+
+	it("keeps batteries and cables for the named product out of the digest, and the product in", () => {
+		for (const title of ["Batteries for Philips IntelliVue MX450", "Philips IntelliVue MX450 batteries and cables"]) {
+			const r = scorePair(monitor(), coded(title));
+			expect(features(r), title).toContain("parts_not_goods");
+			expect(r.score, title).toBeLessThan(DIGEST_MIN_SCORE);
+		}
+		const itself = scorePair(monitor(), coded("Philips IntelliVue MX450 patient monitors"));
+		expect(features(itself)).not.toContain("parts_not_goods");
+		expect(itself.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
 	});
 });
 
