@@ -238,3 +238,22 @@ export function strayCode(n: NoticeProfile, agreed: Concept, sellsIn: (division:
 		(c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= STRAY_WORD_MIN && c.code.slice(0, 2) === division,
 	);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A kind read from one word of the product, in a trade its company is not in.
+
+/**
+ * The kinds agree only through the notice's code and a kind read from one word of the product's name
+ * ("freezer" of an ultra-low laboratory freezer, read as the domestic appliance), and the company does not
+ * trade in the notice's division (`sellsIn`, from its catalog): a laboratory supplier's freezer and a
+ * ministry's "Electrical domestic appliances" share the word, not the trade. The caller applies it only where
+ * no passage names the product's type and the product is not named.
+ */
+export function loneWordOtherTrade(concept: ConceptAgreement | null, sellsIn: (division: string) => boolean): boolean {
+	if (!concept) return false;
+	const { product, notice } = concept;
+	if (notice.source !== "code" && notice.source !== "crosswalk") return false;
+	if (product.source !== "name" && product.source !== "description") return false;
+	if (!/^"[^" ]+"$/.test(product.from)) return false;
+	return !sellsIn(notice.code.slice(0, 2));
+}

@@ -5,7 +5,7 @@ import { type Concept, bestConceptAgreement, sharedDigits } from "./concepts.ts"
 import { compactKey } from "./model-number.ts";
 import type { Exclusion } from "./notice-flags.ts";
 import { type NoticeProfile, type Segment, noticeProfile, segmentRuns } from "./notice-profile.ts";
-import { partsOnly, sameWordOnly, strayCode, wordsNameOtherKind } from "./precision.ts";
+import { loneWordOtherTrade, partsOnly, sameWordOnly, strayCode, wordsNameOtherKind } from "./precision.ts";
 import { type ProductProfile, productProfile } from "./product-profile.ts";
 import { type SpecCheck, compareSpecs } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, hasDigit, normalizeText, stem, stemSet } from "./text.ts";
@@ -582,12 +582,21 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 			: concept && conceptPoints > 0
 				? concept.notice
 				: undefined;
-	const catalog = agreedCode ? catalogOf(product.tenantId)?.contextFor(product.productId) : undefined;
-	if (!named && agreedCode && strayCode(n, agreedCode, (division) => (catalog?.share(division) ?? 0) >= SELLS_IN_SHARE))
+	const catalog = agreedCode || concept ? catalogOf(product.tenantId)?.contextFor(product.productId) : undefined;
+	// A catalog that says nothing of the company's other products (none known, or none surely read) says nothing of its trade.
+	const sellsIn = (division: string) => !catalog || catalog.largest(2) === 0 || catalog.share(division) >= SELLS_IN_SHARE;
+	if (!named && agreedCode && strayCode(n, agreedCode, sellsIn))
 		scale(
 			"stray_code",
 			FACTORS.strayCode,
 			`the kinds agree only through ${agreedCode.from}, alone in its division among the notice's codes and not read in its words`,
+		);
+	// The kind read from one word of the product, through the notice's code, in a trade the company is not in.
+	else if (!named && !best?.head && concept && conceptPoints > (codes?.points ?? 0) && loneWordOtherTrade(concept, sellsIn))
+		scale(
+			"other_trade",
+			FACTORS.otherTrade,
+			`the kinds agree only through ${concept.notice.from} and the product's word ${concept.product.from}; the company sells little in that division`,
 		);
 	if (!exactNamed) {
 		const hit = n.flags.exclusions.find((ex) => exclusionHits(p, ex));

@@ -87,6 +87,8 @@ export const FACTORS = {
 	wordsNameOtherKind: 0.6,
 	/** The kinds agree only through a code the publisher filed beside the purchase (alone in its division, unread in the words). */
 	strayCode: 0.6,
+	/** The kinds agree only through the notice's code and one word of the product, in a division the company does not trade in. */
+	otherTrade: 0.75,
 	/** The notice lists its goods line by line under a broad code, and no line names the product's kind. */
 	unlistedKind: 0.6,
 	/** Company level: all-or-none award and the company cannot supply the leading item; a company that cannot bid alone stays out of the digest. */

@@ -258,20 +258,70 @@ describe("a code the publisher filed beside the purchase", () => {
 			categories: ["30200000", "30213100", "30213300", "30231300", "33195100"].map((code) => ({ scheme: "CPV", code })),
 		});
 
+	const medical = (tenantId: string) => {
+		const kinds = new CatalogKinds();
+		for (const [i, g] of ["331", "331", "336", "332"].entries()) kinds.set(`${tenantId}-other-${i}`, [g]);
+		registerCatalog(tenantId, kinds);
+		return tenantId;
+	};
+
 	it("lowers an agreement only through one code alone in its division, unread in the words", () => {
-		const r = scorePair(monitor("tenant-stray-1"), itClient("IT-klientudstyr 2021-2025"));
+		const r = scorePair(monitor(medical("tenant-stray-1")), itClient("IT-klientudstyr 2021-2025"));
 		expect(features(r)).toContain("stray_code");
 		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
 	});
 
 	it("leaves the code be when the words read its division, or the company sells the main code's goods", () => {
-		expect(features(scorePair(monitor("tenant-stray-2"), itClient("Patient monitors and IT client equipment", "en")))).not.toContain(
-			"stray_code",
-		);
+		expect(
+			features(scorePair(monitor(medical("tenant-stray-2")), itClient("Patient monitors and IT client equipment", "en"))),
+		).not.toContain("stray_code");
 		// A company most of whose other products are computers reads the one code as part of the purchase.
 		const kinds = new CatalogKinds();
 		for (const id of ["c1", "c2", "c3"]) kinds.set(id, ["302"]);
 		registerCatalog("tenant-stray-3", kinds);
+		// Nor does a company whose catalog says nothing of its trade (no other product known).
+		expect(features(scorePair(monitor("tenant-stray-4"), itClient("IT-klientudstyr 2021-2025")))).not.toContain("stray_code");
 		expect(features(scorePair(monitor("tenant-stray-3"), itClient("IT-klientudstyr 2021-2025")))).not.toContain("stray_code");
+	});
+});
+
+describe("a kind read from one word of the product, in a trade its company is not in", () => {
+	const freezer = (tenantId: string) =>
+		product({
+			tenantId,
+			oemName: "Thermo Fisher",
+			name: "Thermo Scientific TSX Series -80 °C ultra-low temperature freezer, 570 L",
+			model: "TSX70086V",
+			description: "Upright ultra-low temperature freezer for sample storage.",
+			commodityCodes: [],
+			specs: [],
+		});
+	const appliances = () =>
+		notice({
+			title: "Ձեռքբերման մրցույթ 2015",
+			description: "",
+			language: "hy",
+			items: [],
+			categories: [{ scheme: "CPV", code: "39710000" }],
+		});
+	const catalog = (tenantId: string, groups: string[]) => {
+		const kinds = new CatalogKinds();
+		groups.forEach((g, i) => kinds.set(`${tenantId}-other-${i}`, [g]));
+		registerCatalog(tenantId, kinds);
+	};
+
+	it("lowers a laboratory supplier's freezer in a notice for electrical domestic appliances", () => {
+		catalog("tenant-trade-lab", ["384", "384", "385", "389"]);
+		const r = scorePair(freezer("tenant-trade-lab"), appliances());
+		expect(features(r)).toContain("other_trade");
+		expect(r.score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+
+	it("leaves it be for a company that trades in the notice's division, or whose trade is unknown", () => {
+		expect(features(scorePair(freezer("tenant-trade-unknown"), appliances()))).not.toContain("other_trade");
+		catalog("tenant-trade-appliances", ["397", "397", "391", "384"]);
+		const r = scorePair(freezer("tenant-trade-appliances"), appliances());
+		expect(features(r)).toContain("concept_agreement");
+		expect(features(r)).not.toContain("other_trade");
 	});
 });
