@@ -25,8 +25,9 @@ const SERVICE_WORDS = new RegExp(
 );
 const CONSTRUCTION_WORDS =
 	/\b(construction|renovation|demolition|design[- ]build|general contractor|construction manager|cm-?r|roof(ing)? replacement|paving|mill and overlay|earthwork|site work|tenant improvements?)\b/;
+// A kit for the work is goods ("Conversion kits", "Repair kits", "Upfit kits"), whatever word of work names it.
 const GOODS_WORDS =
-	/\b(supply of|purchase of|furnish|procurement of|acquisition of|brand name|or equal|equipment|units?|supply only|delivered)\b/;
+	/\b(supply of|purchase of|furnish|procurement of|acquisition of|brand name|or equal|equipment|units?|supply only|delivered|kits?)\b/;
 
 function textNature(text: string): ItemNature | null {
 	const t = text.toLowerCase();

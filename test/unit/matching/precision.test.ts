@@ -168,8 +168,8 @@ describe("services that name goods: work done to them, installation only, events
 			expect(features(r), title).toContain("services_not_goods");
 			expect(r.score, title).toBeLessThan(DIGEST_MIN_SCORE);
 		}
-		// The goods themselves, or the goods with their installation, stay goods.
-		for (const title of ["Panel vans (W0101-4/A)", "Panel vans with installation of shelving"])
+		// The goods themselves, the goods with their installation, or a kit for the work, stay goods.
+		for (const title of ["Panel vans (W0101-4/A)", "Panel vans with installation of shelving", "Conversion kits for panel vans"])
 			expect(features(scorePair(v, titled(title, vehicles))), title).not.toContain("services_not_goods");
 	});
 
