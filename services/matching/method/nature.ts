@@ -123,7 +123,8 @@ const NORWEGIAN_SERVICE_LEAD = new RegExp(
 /** Buying named anywhere in a title not in English, in the feeds' languages (the supply words above, and Norwegian "kjøp"). */
 const BUYING = new RegExp(
 	String.raw`(?<![\p{L}])(?:lieferung|beschaffung|anschaffung|kauf|fourniture|livraison|achat|suministro|adquisici[oó]n|compra|` +
-		String.raw`levering|leveranse|leverans|aankoop|anskaffelse|anskaffning|indk[oø]b|inköp|innkj[oø]p|kj[oø]p|fornitura|acquisto|dostawa|zakup)(?![\p{L}])`,
+		String.raw`levering|leveranse|leverans|aankoop|anskaffelse|anskaffning|indk[oø]b|inköp|innkj[oø]p|kj[oø]p|` +
+		String.raw`fornitura|acquisto|dostawa|zakup)(?![\p{L}])`,
 	"iu",
 );
 
@@ -136,8 +137,10 @@ function norwegian(notice: NoticeView, labelLanguages: readonly CpvLanguage[]): 
  * upfitting", "Chair reupholstery"), before a trailing reference in brackets. Not installation: "chairs
  * with installation" buys the chairs.
  */
-const SERVICE_TAIL =
-	/\b(?:upfit(?:ting)?|up-fitting|armou?ring|overhaul(?:ing)?|refurbishment|retrofit(?:ting)?|reupholster(?:y|ing)|modifications?|servicing)\s*(?:\([^)]*\))?\s*$/;
+const SERVICE_TAIL = new RegExp(
+	String.raw`\b(?:upfit(?:ting)?|up-fitting|armou?ring|overhaul(?:ing)?|refurbishment|retrofit(?:ting)?|reupholster(?:y|ing)|` +
+		String.raw`modifications?|servicing)\s*(?:\([^)]*\))?\s*$`,
+);
 
 export function assessNature(notice: NoticeView): NatureAssessment {
 	const items = notice.items.map(itemNature);

@@ -7,9 +7,11 @@ import { compactRuns } from "./model-number.ts";
 import { stem, stemSet, tokenize } from "./text.ts";
 
 // Why this file exists: the checks that keep notices which do not buy the product out of a digest
-// although its kind is named or coded (issue 16, precision): parts of the product's kind, the kind
-// named only through a broad code whose words name another kind. Each reads the notice's structure
-// (its codes, its item lines) first and its words second; score-pair.ts applies them as factors.
+// although its kind is named or coded (issue 16, precision): parts and accessories of the product's
+// kind or of the named product, another kind named by the words under a broad code, the same head word
+// as the only agreement, a code the publisher filed beside the purchase, and a kind read from one word
+// of the product in a trade its company is not in. Each reads the notice's structure (its codes, its
+// item lines) first and its words second; score-pair.ts applies them as factors (weights.ts).
 
 // ---------------------------------------------------------------------------------------------
 // Parts and accessories of the product's kind ("Side Chair Components and Accessories").
@@ -114,8 +116,10 @@ export function namedUse(seg: Pick<Segment, "text" | "kind">, key: string, heads
 
 /**
  * The notice buys parts or accessories of the product's kind, not the kind: every passage that states
- * what is bought and names the product's head names it as what its parts or accessories are for, or every sure reading of the notice's
- * own classification is a parts code while the product is none. Returns the reason, or null.
+ * what is bought and names the product's head names it as what its parts or accessories are for, or
+ * every sure reading of the notice's own classification is a parts code while the product is none.
+ * Where the product is named (`named`), the passages that name its model or line decide alone.
+ * Returns the reason, or null.
  */
 export function partsOnly(
 	p: ProductProfile,
@@ -163,9 +167,9 @@ function inLine(a: Concept, b: Concept): boolean {
  * The notice's kind includes the product's only through a code ("specialist vehicles" holds minibuses),
  * while the title or an item line names, surely, a kind of goods that is not the product's ("snøscooter",
  * read as motor scooters, under "specialist vehicles"), in the code's own division (a word read into
- * another division is more likely a misreading or what the goods are for: "ADAPTÉ" of a French bus
- * title read as adaptors), and no reading of its words is in a line of descent with the product's kind. The code files the purchase broadly; the words say what it is. Returns the
- * word reading, or null.
+ * another division is more likely a misreading or what the goods are for: "ADAPTÉ" of a French bus title
+ * read as adaptors), and no reading of its words is in a line of descent with the product's kind. The
+ * code files the purchase broadly; the words say what it is. Returns the word reading, or null.
  */
 export function wordsNameOtherKind(p: ProductProfile, n: NoticeProfile, concept: ConceptAgreement | null): Concept | null {
 	if (!concept || !concept.contains || concept.depth >= concept.product.depth) return null;

@@ -573,7 +573,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		scale(
 			"words_name_other_kind",
 			FACTORS.wordsNameOtherKind,
-			`the notice's code (CPV ${concept.notice.code}) holds the product, but its words name another kind (${otherKind.from}: CPV ${otherKind.code})`,
+			`the notice's code (CPV ${concept.notice.code}) holds the product, but its words name another kind ` +
+				`(${otherKind.from}: CPV ${otherKind.code})`,
 		);
 	// The kinds agree only through a code the publisher filed beside the purchase (one "Monitors" code among computer codes).
 	const agreedCode =
