@@ -172,6 +172,12 @@ function counted(index: Index, subject: SubjectTerm[]) {
 const unitAsked = new WeakMap<QuestionInfo, boolean>();
 
 function requiredKinds(q: QuestionInfo): ValueKind[] {
+	// "How long is the contract?" asks a time, not a length: "3,9 inches" or "1 MW" in an item measure the goods.
+	if (
+		q.asked?.name === "duration" &&
+		q.subject.every((s) => [s.term, ...s.alts].some((t) => isConceptWord(t, "agreement", [q.lang, "en"])))
+	)
+		return ["duration"];
 	// "What area, in square metres": a question naming a unit is answered by a measure in it, not by any figure.
 	if (q.asked?.kinds?.some((k) => k === "measure" || k === "number" || k === "count")) {
 		let named = unitAsked.get(q);

@@ -152,7 +152,9 @@ function localeWords(lang: TextLanguage): LocaleWords {
 			for (const display of ["long", "short"] as const) {
 				for (const n of [1, 2, 5, 12, 21]) {
 					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
-					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) timeUnits.add(foldOf(stemOf(w, l)));
+					// Romanian writes "21 de zile": the "de" a unit's name carries is no unit of time.
+					for (const p of parts)
+						if (p.type === "unit") for (const w of wordsOf(p.value)) if (!isStopword(w, l)) timeUnits.add(foldOf(stemOf(w, l)));
 				}
 			}
 		}
@@ -160,7 +162,8 @@ function localeWords(lang: TextLanguage): LocaleWords {
 			for (const display of ["long", "short", "narrow"] as const) {
 				for (const n of [1, 2, 5]) {
 					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
-					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) measureUnits.add(foldOf(stemOf(w, l)));
+					for (const p of parts)
+						if (p.type === "unit") for (const w of wordsOf(p.value)) if (!isStopword(w, l)) measureUnits.add(foldOf(stemOf(w, l)));
 				}
 			}
 		}
@@ -415,7 +418,11 @@ function hasDateWords(tokens: Token[], lw: LocaleWords): boolean {
 export function datesIn(text: string, lang: TextLanguage): number {
 	const lw = localeWords(lang);
 	const tokens = tokensOf(text, lang);
-	let n = (text.match(new RegExp(ISO_DATE.source, "g")) ?? []).length + (text.match(new RegExp(NUMERIC_DATE.source, "g")) ?? []).length;
+	// A numeric date needs a real day and month: "kl. 10.00-12.00" is a time span, not a date.
+	const numeric = [...text.matchAll(/\b(\d{1,2})[./-](\d{1,2})[./-](?:\d{4}|\d{2})\b/g)].filter(
+		(m) => Number(m[1]) >= 1 && Number(m[1]) <= 31 && Number(m[2]) >= 1 && Number(m[2]) <= 12,
+	);
+	let n = (text.match(new RegExp(ISO_DATE.source, "g")) ?? []).length + numeric.length;
 	for (let i = 0; i < tokens.length; i++) {
 		if (!lw.months.has(tokens[i]!.folded)) continue;
 		const near = [tokens[i - 1], tokens[i + 1], tokens[i + 2]];

@@ -30,6 +30,11 @@ describe("kinds of value", () => {
 		expect(datesIn("byggeledelse fra august-24 til overlevering i mars-29", "no")).toBe(2);
 		expect(datesIn("from 2027-01-05 to 2028-01-04", "en")).toBe(2);
 		expect(datesIn("within 8 weeks of award", "en")).toBe(0);
+		expect(datesIn("Tid: 6. november 2023, kl. 10.00-12.00.", "no")).toBe(1);
+	});
+	it("reads no function word a unit's name carries as a unit of time ('21 de zile')", () => {
+		expect([...kindsIn("2 puncte de fixare, toată lungimea 100 mm", "ro")]).not.toContain("duration");
+		expect([...kindsIn("termen de 30 de zile", "ro")]).toContain("duration");
 	});
 });
 
@@ -93,6 +98,11 @@ describe("answerExtractive, kinds of question", () => {
 			description: "Additional information is included in this notice.\nUsed products will not be accepted.",
 		};
 		expect(ask(notice, "Is installation included?").startsWith(NOT_STATED)).toBe(true);
+	});
+
+	it("answers how long the contract is by a time, not by a length measuring the goods", () => {
+		const notice = { title: "Surgical instruments", description: "Forceps, total length 100 mm, 3.9 inches, stainless steel." };
+		expect(ask(notice, "How long is the contract?").startsWith(NOT_STATED)).toBe(true);
 	});
 
 	it("does not take a figure of a sentence naming nothing asked about for the answer", () => {
