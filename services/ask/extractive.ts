@@ -138,6 +138,9 @@ function cued(index: Index, doc: Indexed, c: Concept, q?: QuestionInfo): boolean
 	// incumbent, where a notice's "current" (a current licence) is no answer to "the current supplier".
 	const own = q?.conceptPhrases.get(c.name);
 	if (own && c.name !== "incumbent" && own.some((phrase) => phrase.every((s) => doc.tf.has(s)))) return true;
+	// "When must delivery take place?" reads the delivery words as the delivery time's: a sentence using them names it.
+	const delivery = c.name === "delivery_time" ? q?.conceptPhrases.get("place") : undefined;
+	if (delivery?.some((phrase) => phrase.every((s) => doc.tf.has(s)))) return true;
 	if (c.name === "deadline") return doc.concepts.has("offer") || doc.concepts.has("submission");
 	if (c.name === "enquiry") return doc.concepts.has("contact");
 	if (c.name === "contact") return kindsOf(index, doc).has("email") || kindsOf(index, doc).has("phone");
@@ -347,7 +350,10 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	if (!anchored && q.subject.some((s) => !s.optional) && !namesSubject(index, doc, q.subject)) return "off_topic";
 	// A question naming nothing but its topic ("where will the goods be delivered?") is not answered by any capitalized word
 	// of a sentence that does not name the topic either: that would be a guess.
-	if (!strong && !anchored && !q.subject.length && typedWeak) return "off_topic";
+	// So for a question whose words could not be carried into the notice's language and that the sentence does not name:
+	// "where will the goods be delivered?" on a Norwegian notice is not answered by a sentence's capitalized words.
+	const namesNothing = !q.subject.length || (q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject));
+	if (!strong && !anchored && namesNothing && typedWeak) return "off_topic";
 	// Nor by a date or a figure of a sentence that does not name the topic: "what is the delivery timeframe?" is not answered
 	// by a meeting's date or a software version's year. Where the topic is given first of all as a link, an e-mail or a phone
 	// number, one is the answer whatever the sentence calls it ("Click here: https://..." for "where can I find more

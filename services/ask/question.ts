@@ -104,6 +104,8 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 		const c = CONCEPT_BY_NAME.get(n)!;
 		if (c.rank > 0 && (!best || c.rank > best.rank)) best = c;
 	}
+	// "When must delivery take place?", "when will the goods be delivered?": when, not where, the goods arrive.
+	if (best?.name === "place" && has("when")) return CONCEPT_BY_NAME.get("delivery_time")!;
 	return best;
 }
 

@@ -100,6 +100,16 @@ describe("answerExtractive, kinds of question", () => {
 		expect(ask(notice, "Is installation included?").startsWith(NOT_STATED)).toBe(true);
 	});
 
+	it("reads when + delivery as the delivery time, and support after delivery as the warranty's topic", () => {
+		const notice = {
+			title: "Library shelving",
+			description: "Delivery is required by 30 June 2027.\nShelving must be delivered to the Mill Lane depot, Ashby.",
+		};
+		expect(ask(notice, "When must delivery take place?")).toContain("30 June 2027");
+		expect(ask(notice, "When must delivery take place?")).not.toContain("Mill Lane");
+		expect(ask(notice, "What support is required after delivery?").startsWith(NOT_STATED)).toBe(true);
+	});
+
 	it("answers how long the contract is by a time, not by a length measuring the goods", () => {
 		const notice = { title: "Surgical instruments", description: "Forceps, total length 100 mm, 3.9 inches, stainless steel." };
 		expect(ask(notice, "How long is the contract?").startsWith(NOT_STATED)).toBe(true);
