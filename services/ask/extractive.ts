@@ -448,7 +448,20 @@ function selectItems(index: Index, facts: Fact[], q: QuestionInfo, quantityOnly:
 }
 
 /** "How many lots": what the question counts is named by the lots concept's own words. */
-const countsLots = (q: QuestionInfo) => q.counted.length > 0 && q.counted.every((stem) => isConceptWord(stem, "lots", [q.lang]));
+function countsLots(q: QuestionInfo): boolean {
+	if (!q.counted.length) return false;
+	if (q.counted.every((stem) => isConceptWord(stem, "lots", [q.lang]))) return true;
+	// "How many sub-contracts": the lots' word may be one of several stems of a hyphenated word.
+	const counted = q.subject.filter((s) => q.counted.includes(s.term));
+	if (counted.length && counted.every((s) => s.concept === "lots")) return true;
+	// "Into how many parts is the contract split?": one plain word counted while another word of the question names the
+	// lots (split, divided) counts the parts the purchase is split into.
+	return (
+		q.counted.length === 1 &&
+		!isConceptWord(q.counted[0]!, "scope", [q.lang]) &&
+		[...(q.conceptStems.get("lots") ?? [])].some((stem) => !q.counted.includes(stem))
+	);
+}
 
 /** The structured fields that answer the question, if it asks about one the notice has. */
 function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {

@@ -68,6 +68,21 @@ describe("answerExtractive, kinds of question", () => {
 		expect(ask(ups, "What capacity must the UPS have?")).toContain("10KVA");
 	});
 
+	it("counts the lots however they are named: parts the contract is split into, sub-contracts", () => {
+		const notice = {
+			title: "Road resurfacing",
+			details: {
+				items: [
+					{ description: "Resurfacing, north district", lot: "LOT-1" },
+					{ description: "Resurfacing, south district", lot: "LOT-2" },
+				],
+			},
+		};
+		expect(ask(notice, "Into how many parts is the contract split?")).toContain("field lots");
+		expect(ask(notice, "How many sub-contracts are there?")).toContain("field lots");
+		expect(ask(notice, "How many spare parts are needed?")).not.toContain("field lots");
+	});
+
 	it("counts a single lot", () => {
 		const concessione = { title: "Concessione del servizio mensa", description: "La concessione è costituita da un unico lotto." };
 		expect(ask(concessione, "In quanti lotti è divisa la concessione?")).toContain("unico lotto");
