@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { type AskNotice, buildGrounding } from "../../../services/ask/context.ts";
 import { answerExtractive, NOT_STATED } from "../../../services/ask/extractive.ts";
+import { bridge } from "../../../services/ask/bridge.ts";
 import { acronymsOf } from "../../../services/ask/retrieve.ts";
 import { datesIn, kindsIn } from "../../../services/ask/values.ts";
 
@@ -18,6 +19,14 @@ describe("acronymsOf", () => {
 	it("reads no run in a text in capitals throughout, nor in two words", () => {
 		expect(acronymsOf("UNINTERRUPTIBLE POWER SUPPLY")).toEqual([]);
 		expect(acronymsOf("Power Supply")).toEqual([]);
+	});
+});
+
+describe("bridge", () => {
+	it("carries a question word into a general word of the notice's language only where that word names most of its codes", () => {
+		// "computer" codes are often computer services: "servicios" is no translation of "computer".
+		expect(bridge("comput", "en", "es", new Set(["servici", "informat"]))).not.toContain("servici");
+		expect(bridge("comput", "en", "es", new Set(["servici", "informat"]))).toContain("informat");
 	});
 });
 
