@@ -1,5 +1,5 @@
 import type { AskTurn } from "../../shared/contract/opportunities.ts";
-import { CONCEPT_BY_NAME, isConceptWord, type Concept, type ConceptName, type Field } from "./concepts.ts";
+import { CONCEPT_BY_NAME, conceptsIn, isConceptWord, type Concept, type ConceptName, type Field } from "./concepts.ts";
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
@@ -301,6 +301,17 @@ function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
 	return absent;
 }
 
+/**
+ * How firmly a sentence names a topic: by a phrase of several words ("full and open competition") or by different words of
+ * it ("option ... to extend"), rather than by one word alone, however often ("Option ... Option ...", "extension").
+ */
+function namesTopicFirmly(index: Index, doc: Indexed, concept: ConceptName): boolean {
+	const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
+	const text = `${doc.passage.lead ? `${doc.passage.lead}: ` : ""}${doc.passage.text}`;
+	const hits = conceptsIn(text, langs).hits.filter((h) => h.concept === concept);
+	return hits.some((h) => h.stems.length > 1) || new Set(hits.map((h) => h.stems.join(" "))).size >= 2;
+}
+
 /** Kinds of value that say where to go by themselves. */
 const REACHABLE_KINDS = new Set<ValueKind>(["url", "email", "phone"]);
 
@@ -324,6 +335,11 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 			q.subject.every((s) => s.optional || termFrequency(index, doc.tf, s) > 0) &&
 			hasCodedMoney(doc.passage.text);
 		if (needsCue(c) && !topical && !priced) return "off_topic";
+		// A yes/no question naming its topic twice over, in two words ("is there an option to extend?"), is not answered by a
+		// sentence using one of those words for something else ("options on home-working", "extension of the tunnel").
+		// Only in the notice's own language: another one may name the topic in one word ("Sicherheitsleistung" for "bid bond").
+		const own = q.conceptPhrases.get(c.name);
+		if (q.polar && topical && q.lang === index.lang && own && own.length >= 2 && !namesTopicFirmly(index, doc, c.name)) return "off_topic";
 		anchored = topical;
 	}
 	// A heading ("Electronic Tender Box Security") names a topic and says nothing about it: no yes or no.

@@ -116,6 +116,16 @@ describe("answerExtractive, kinds of question", () => {
 		expect(ask(notice, "How many furniture suites are being bought?").startsWith(NOT_STATED)).toBe(true);
 	});
 
+	it("answers a yes/no question naming its topic twice over only by a sentence naming it twice over", () => {
+		const notice = {
+			title: "Unified communications",
+			description: "The solution must support hot-desking and options on home-working.\nThe contract runs for 3 years.",
+		};
+		expect(ask(notice, "Is there an option to extend?").startsWith(NOT_STATED)).toBe(true);
+		const extendable = { ...notice, description: `${notice.description}\nThere is an option to extend the contract by one year.` };
+		expect(ask(extendable, "Is there an option to extend?")).toContain("option to extend the contract by one year");
+	});
+
 	it("answers no yes/no question about what the notice covers by a sentence naming only 'included'", () => {
 		const notice = {
 			title: "Laptops",
