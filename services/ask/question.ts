@@ -33,6 +33,8 @@ export interface QuestionInfo {
 	numbers: Set<string>;
 	/** The question's own words for each concept it names (a notice using the same word names it too). */
 	conceptStems: Map<ConceptName, Set<string>>;
+	/** The same words by phrase ("compliance" and "standard" are two names of one topic, either found names it). */
+	conceptPhrases: Map<ConceptName, string[][]>;
 	/** What "how many" counts: the words right after it ("how many crew members" counts crew members, not tablets). */
 	counted: string[];
 	aboutCompany: boolean;
@@ -89,6 +91,8 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 	// unless the question is about when questions may be asked.
 	if (has("when") && (has("offer") || has("submission")) && !has("enquiry") && !has("start") && !has("duration"))
 		return CONCEPT_BY_NAME.get("deadline")!;
+	// "How long do I have to submit?": the time left to submit ends at the tender deadline (not how long tenders stay valid).
+	if (has("duration") && has("submission") && !has("enquiry") && !has("validity") && !has("start")) return CONCEPT_BY_NAME.get("deadline")!;
 	// "Who should questions (or quotes) be sent to": the contact.
 	if (has("enquiry") && !has("when") && !has("deadline") && (has("who") || has("submission") || has("contact")))
 		return CONCEPT_BY_NAME.get("contact")!;
@@ -100,6 +104,8 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 		const c = CONCEPT_BY_NAME.get(n)!;
 		if (c.rank > 0 && (!best || c.rank > best.rank)) best = c;
 	}
+	// "When must delivery take place?", "when will the goods be delivered?": when, not where, the goods arrive.
+	if (best?.name === "place" && has("when")) return CONCEPT_BY_NAME.get("delivery_time")!;
 	return best;
 }
 
@@ -120,6 +126,7 @@ interface Analysis {
 	valueAsked: boolean;
 	concepts: Set<ConceptName>;
 	conceptStems: Map<ConceptName, Set<string>>;
+	conceptPhrases: Map<ConceptName, string[][]>;
 	counted: string[];
 	subject: { term: string; literal: boolean; weight: number; concept?: ConceptName }[];
 	numbers: Set<string>;
@@ -147,10 +154,12 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		.map((h): ConceptHit => (termOfContract(h) ? { ...h, concept: "duration" } : h));
 	const concepts = new Set<ConceptName>();
 	const conceptStems = new Map<ConceptName, Set<string>>();
+	const conceptPhrases = new Map<ConceptName, string[][]>();
 	for (const h of hits) {
 		if (h.concept === "frame" || h.concept === "polar") continue;
 		concepts.add(h.concept);
 		conceptStems.set(h.concept, new Set([...(conceptStems.get(h.concept) ?? []), ...h.stems]));
+		conceptPhrases.set(h.concept, [...(conceptPhrases.get(h.concept) ?? []), h.stems]);
 	}
 	// The words of the asked concept, of the frame and of what only qualifies the question ("when",
 	// "who", and tenders when the question is about their deadline or submission) name no subject;
@@ -221,7 +230,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		while (k < tokens.length && isStopword(tokens[k]!.word, lang) && counted.length === 0) k++;
 		for (; k < tokens.length && !used.has(k) && !isStopword(tokens[k]!.word, lang); k++) counted.push(tokens[k]!.stem);
 	}
-	return { lang, polar, quantityNoun, valueAsked, concepts, conceptStems, counted, subject, numbers };
+	return { lang, polar, quantityNoun, valueAsked, concepts, conceptStems, conceptPhrases, counted, subject, numbers };
 }
 
 /** Languages whose nouns compound ("parkeringshall" holds "parkering"). */
@@ -286,6 +295,7 @@ export function analyzeQuestion(
 		subject,
 		numbers: own.numbers,
 		conceptStems: own.conceptStems,
+		conceptPhrases: own.conceptPhrases,
 		counted: own.counted,
 		aboutCompany: wordsOf(question).some((w) => SELF_WORDS.has(w)),
 		polar: own.polar,
