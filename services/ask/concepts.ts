@@ -61,7 +61,6 @@ export const CONCEPT_NAMES = [
 	"organisation",
 	"agreement",
 	"polar",
-	"supplier",
 ] as const;
 export type ConceptName = (typeof CONCEPT_NAMES)[number];
 /** Structured fields of the normalized notice a concept is answered from. */

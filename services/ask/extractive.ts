@@ -156,14 +156,12 @@ const needsCue = (c: Concept) =>
 	!!c.cueRequired || c.name === "deadline" || c.name === "enquiry" || (!c.kinds?.length && c.name !== "scope");
 
 function counted(index: Index, subject: SubjectTerm[]) {
-	const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
 	return (t: { stem: string; word: string }) => {
 		const tf = new Map([
 			[t.stem, 1],
 			[t.word, 1],
 		]);
-		// A word naming a glossary notion counts it in the notice's own word for it ("how many suppliers": "en (1) leverandør").
-		return subject.some((s) => termFrequency(index, tf, s) > 0 || (!!s.concept && isConceptWord(t.stem, s.concept, langs)));
+		return subject.some((s) => termFrequency(index, tf, s) > 0);
 	};
 }
 

@@ -91,8 +91,6 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 	// unless the question is about when questions may be asked.
 	if (has("when") && (has("offer") || has("submission")) && !has("enquiry") && !has("start") && !has("duration"))
 		return CONCEPT_BY_NAME.get("deadline")!;
-	// "How long do I have to submit?": the time left to submit ends at the tender deadline (not how long tenders stay valid).
-	if (has("duration") && has("submission") && !has("enquiry") && !has("validity") && !has("start")) return CONCEPT_BY_NAME.get("deadline")!;
 	// "Who should questions (or quotes) be sent to": the contact.
 	if (has("enquiry") && !has("when") && !has("deadline") && (has("who") || has("submission") || has("contact")))
 		return CONCEPT_BY_NAME.get("contact")!;
