@@ -322,11 +322,23 @@ function labelHeadCodes(stem: string): string[] {
 			const head = termsOf(labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "", "en")
 				.filter((t) => !/\d/.test(t))
 				.at(-1);
-			if (head) m.set(head, [...(m.get(head) ?? []), e.code]);
+			if (head) {
+				m.set(head, [...(m.get(head) ?? []), e.code]);
+				headOfCode.set(e.code, head);
+			}
 		}
 		headKinds = m;
 	}
 	return headKinds.get(stem) ?? (stem.endsWith("s") ? headKinds.get(`${stem}e`) : undefined) ?? [];
+}
+
+const headOfCode = new Map<string, string>();
+
+/** A goods code's English head noun (its label's last word before any "for") and how many goods labels it heads. */
+export function labelHeadCount(code: string): { stem: string; labels: number } | null {
+	labelHeadCodes("");
+	const stem = headOfCode.get(code);
+	return stem === undefined ? null : { stem, labels: labelHeadCodes(stem).length };
 }
 
 /**

@@ -25,6 +25,7 @@ import {
 	type LabelHit,
 	labelWordWeight,
 } from "../../../shared/taxonomy/label-index.ts";
+import { coveringMember, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
 import { type CatalogContext, NO_CONTEXT } from "./catalog-context.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
@@ -637,6 +638,8 @@ export interface ConceptAgreement {
 	contains: boolean;
 	/** depth and containment scaled by both confidences, 0..1. */
 	strength: number;
+	/** When the notice's concept is a class label that covers the product's kind in another CPV branch: that kind (umbrella.ts). */
+	member?: string;
 }
 
 // How much a shared prefix of this many CPV digits says about "the same kind of goods".
@@ -671,10 +674,37 @@ export function containmentStrength(prefix: string): number {
 	return Math.min(1, BREADTH_FULL - BREADTH_PER_DOUBLING * Math.log2(Math.max(1, cpvBreadth(prefix) / BREADTH_UNIT)));
 }
 
+/** A kind a notice's class label covers in another CPV branch (umbrella.ts) is bought as surely as its own, nearly. */
+const UMBRELLA_SHARE = 0.9;
+
+/**
+ * The notice names a class of goods whose kinds UNSPSC files together across CPV branches ("audio-visual
+ * equipment": microphones, loudspeakers, projectors): the product is one of them. As surely as the class is
+ * narrow (its members counted as CPV codes under a group are), times UMBRELLA_SHARE.
+ */
+function umbrellaAgreement(p: Concept, n: Concept): ConceptAgreement | null {
+	const member = coveringMember(n.code, p.code);
+	if (member === undefined) return null;
+	const breadth = umbrellaMembers(n.code).size + 1;
+	const base = Math.min(1, BREADTH_FULL - BREADTH_PER_DOUBLING * Math.log2(Math.max(1, breadth / BREADTH_UNIT)));
+	return {
+		product: p,
+		notice: n,
+		depth: Math.max(SETTLING_DEPTH, sharedDigits(p.code, n.code)),
+		contains: true,
+		strength: UMBRELLA_SHARE * base * p.confidence * n.confidence,
+		member,
+	};
+}
+
 export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	const max = Math.min(p.depth, n.depth);
 	let d = 0;
 	while (d < max && p.code[d] === n.code[d]) d++;
+	if (d < n.depth) {
+		const u = umbrellaAgreement(p, n);
+		if (u) return u;
+	}
 	if (d < 2) return null;
 	const contains = d === n.depth && n.depth >= 3;
 	const depthStrength = DEPTH_STRENGTH[d] ?? 0;
@@ -703,4 +733,14 @@ export function conceptKeys(c: Concept): string[] {
 	const out: string[] = [];
 	for (let l = 3; l <= Math.min(5, c.depth); l++) out.push(`k:${c.code.slice(0, l)}`);
 	return out;
+}
+
+/** Stage-1 keys of a product's concept under the class labels that cover it in other CPV branches ("u:32321200" for a microphone). */
+export function coveredKeys(c: Concept): string[] {
+	return umbrellasCovering(c.code).map((u) => `u:${u}`);
+}
+
+/** The stage-1 key a notice's concept probes with when it is a class label covering kinds in other CPV branches. */
+export function umbrellaKeys(c: Concept): string[] {
+	return umbrellaMembers(c.code).size > 0 ? [`u:${c.code}`] : [];
 }

@@ -1,0 +1,95 @@
+// Why: a notice that names a class of goods ("AUDIO VISUAL EQUIPMENT") buys kinds CPV files under other
+// branches (microphones, loudspeakers, projectors); shared/taxonomy/umbrella.ts reads which through the
+// UNSPSC hierarchy in the committed crosswalk. These tests pin what it covers and what it must not.
+import { describe, expect, it } from "vitest";
+import { coveringMember, namesClassOfGoods, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
+import { agreementOf, type Concept } from "../../../services/matching/method/concepts.ts";
+import { ProductIndex } from "../../../services/matching/method/product-index.ts";
+import { scorePair } from "../../../services/matching/method/score-pair.ts";
+import { scoreNoticeForTenant } from "../../../services/matching/method/score-tenant.ts";
+import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
+import { notice, product } from "./fixtures.ts";
+
+const concept = (code: string, confidence = 0.9): Concept => ({
+	code,
+	depth: code.replace(/0+$/, "").length,
+	source: "title",
+	confidence,
+	from: "test",
+});
+
+describe("class labels and the kinds they cover (UNSPSC through the crosswalk)", () => {
+	it("reads audio-visual equipment as covering microphones, loudspeakers and projectors, filed in other CPV branches", () => {
+		const av = umbrellaMembers("32321200");
+		for (const kind of ["32341000", "32342000", "38652100"]) expect(av.has(kind)).toBe(true);
+		// Flat panel displays are filed by UNSPSC under computer equipment, not under audio-visual equipment.
+		expect(av.has("30231310")).toBe(false);
+		// Kinds of the label's own CPV class and its own line are CPV's own business.
+		for (const k of av) {
+			expect(k.slice(0, 4)).not.toBe("3232");
+			expect(Number(k.slice(0, 2)) < 45 || k.startsWith("48")).toBe(true);
+		}
+	});
+
+	it("takes only labels that name a class of goods, not a kind, nor parts and accessories", () => {
+		expect(namesClassOfGoods("32321200")).toBe(true);
+		expect(namesClassOfGoods("32341000")).toBe(false);
+		expect(umbrellaMembers("32341000").size).toBe(0);
+		expect(namesClassOfGoods("32351300")).toBe(false); // audio equipment accessories
+		expect(umbrellaMembers("32351300").size).toBe(0);
+	});
+
+	it("finds the member a narrower code falls under, and the class labels that cover a kind", () => {
+		expect(coveringMember("32321200", "38652190")).toBe("38652100"); // a code below projectors is a projector
+		expect(coveringMember("32321200", "30231310")).toBeUndefined();
+		expect(umbrellasCovering("38652120")).toContain("32321200");
+		expect(umbrellasCovering("32321200")).toEqual([]);
+	});
+
+	it("makes the class contain its member in the concepts' agreement, and only there", () => {
+		const a = agreementOf(concept("32341000", 0.88), concept("32321200"));
+		expect(a?.contains).toBe(true);
+		expect(a?.member).toBe("32341000");
+		expect(a?.strength ?? 0).toBeGreaterThan(0.6);
+		// The reverse is no containment: a notice for microphones does not buy audio-visual equipment at large.
+		expect(agreementOf(concept("32321200", 0.88), concept("32341000"))?.member).toBeUndefined();
+		// A notice for another class of goods covers nothing of this.
+		expect(agreementOf(concept("32341000", 0.88), concept("30213000"))).toBeNull();
+	});
+});
+
+describe("a notice that names a class of goods, for an AV reseller", () => {
+	const av = (name: string, description: string, codes: string[] = []) =>
+		product({ tenantId: "tenant-av", oemName: "Sonora", name, model: null, description, commodityCodes: codes, specs: [] });
+	const microphone = av("Sonora CM9 ceiling array microphone", "Ceiling microphone for conference rooms.");
+	const speaker = av("Sonora EM18 in-ceiling loudspeaker", "In-ceiling loudspeaker for classrooms.");
+	const projector = av("Sonora PX5 laser projector", "Full HD laser projector for meeting rooms.", ["45111609"]);
+	const avNotice = notice({
+		title: "AUDIO VISUAL EQUIPMENT (EH713-131969/A)",
+		description: "",
+		items: [{ description: "AUDIO VISUAL EQUIPMENT (EH713-131969/A)" }],
+		categories: [],
+	});
+
+	it("finds the company's kinds in stage 1, from the index", () => {
+		const idx = new ProductIndex();
+		for (const p of [microphone, speaker, projector]) idx.upsert(p);
+		const found = idx.candidatesForNotice(avNotice).map((c) => c.product.productId);
+		expect(found).toEqual(expect.arrayContaining([microphone.productId, speaker.productId, projector.productId]));
+	});
+
+	it("scores each kind as bought by the class, and the company whose kinds it covers into the digest", () => {
+		const pair = scorePair(projector, avNotice);
+		const entry = pair.rationale.find((e) => e.feature === "concept_agreement");
+		expect(entry?.detail).toContain("class of goods covers the product's kind");
+		expect(pair.score).toBeGreaterThan(45);
+		const r = scoreNoticeForTenant([microphone, speaker, projector], avNotice);
+		expect(r.rationale.map((e) => e.feature)).toContain("more_lines_covered");
+		expect(r.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+	});
+
+	it("keeps a rental of the class out of the digest", () => {
+		const hire = notice({ ...avNotice, title: "Rental of audio visual equipment for a conference", items: [] });
+		expect(scoreNoticeForTenant([microphone, speaker, projector], hire).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+});
