@@ -334,6 +334,14 @@ function labelHeadCodes(stem: string): string[] {
 
 const headOfCode = new Map<string, string>();
 
+/** A head noun that heads this many goods labels names a class of goods, not a kind ("equipment", "apparatus", "instruments", "vehicles"). */
+const CLASS_NOUN_MIN_LABELS = 45;
+
+/** Whether an English stem is such a class noun. */
+export function isClassNoun(stem: string): boolean {
+	return labelHeadCodes(stem).length >= CLASS_NOUN_MIN_LABELS;
+}
+
 /** A goods code's English head noun (its label's last word before any "for") and how many goods labels it heads. */
 export function labelHeadCount(code: string): { stem: string; labels: number } | null {
 	labelHeadCodes("");

@@ -6,10 +6,8 @@
 // visual equipment" holds microphones and speakers. Read through the committed crosswalk, the UNSPSC
 // classes and families filed under a CPV class label say which kinds that label covers (issue 16).
 import { cpvEntries, crosswalkBest } from "./index.ts";
-import { goodsDivision, labelHeadCount } from "./label-index.ts";
+import { goodsDivision, isClassNoun, labelHeadCount } from "./label-index.ts";
 
-/** A label names a class of goods when its head noun heads this many goods labels ("equipment", "apparatus", "devices", "vehicles"). */
-const CLASS_HEAD_MIN_LABELS = 45;
 /** Heads that name what serves other goods, not a class of them: "Audio equipment accessories" cover no microphone. */
 const SERVING_HEADS = new Set(["part", "accessori"]);
 /** A UNSPSC family is filed under a CPV label when at least this share of its classes (and two) map there. */
@@ -37,10 +35,10 @@ const inLine = (a: string, b: string) => {
 let members: Map<string, Set<string>> | null = null;
 let covering: Map<string, string[]> | null = null;
 
-/** Whether a CPV code's English label names a class of goods (its head heads many goods labels, and is not "parts" or "accessories"). */
+/** Whether a CPV code's English label names a class of goods (its head is a class noun: label-index's isClassNoun; not "parts" or "accessories"). */
 export function namesClassOfGoods(code: string): boolean {
 	const head = labelHeadCount(code);
-	return head !== null && head.labels >= CLASS_HEAD_MIN_LABELS && !SERVING_HEADS.has(head.stem);
+	return head !== null && isClassNoun(head.stem) && !SERVING_HEADS.has(head.stem);
 }
 
 function build(): Map<string, Set<string>> {
