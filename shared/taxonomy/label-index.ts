@@ -2,7 +2,7 @@
 // those languages to CPV codes (issue 16, item 3). A notice in German that buys "Laborzentrifugen"
 // and a catalog that sells "refrigerated microcentrifuges" in English land on the same codes.
 // Labels are matched by their stems (shared/text), weighted by how rare each stem is among labels.
-import { foldOf, isStopword, stemOf, termsOf, type TextLanguage, wordsOf } from "../text/index.ts";
+import { foldOf, isStopword, purposeSplit, stemOf, termsOf, type TextLanguage, wordsOf } from "../text/index.ts";
 import { cpvEntries, type Language } from "./index.ts";
 
 export interface LabelHit {
@@ -401,13 +401,69 @@ let headKinds: Map<string, string[]> | null = null;
 export function kindOfHeadNoun(stem: string): { code: string; labels: number } | null {
 	const codes = labelHeadCodes(stem);
 	if (codes.length < HEAD_KIND_MIN_LABELS) return null;
-	for (let l = 5; l >= 4; l--) {
+	for (let l = 5; l >= 3; l--) {
 		const counts = new Map<string, number>();
 		for (const c of codes) counts.set(c.slice(0, l), (counts.get(c.slice(0, l)) ?? 0) + 1);
 		const [prefix, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
-		if (n >= HEAD_KIND_SHARE * codes.length && n >= HEAD_KIND_MIN_LABELS) return { code: prefix.padEnd(8, "0"), labels: n };
+		// A group (3 digits) is many kinds: only a class noun that heads many labels, most of them in one group, names it
+		// ("vehicles": 37 of 55 labels are motor vehicles; "buses" are buses and coaches, a category).
+		const enough = l >= 4 ? n >= HEAD_KIND_SHARE * codes.length : n >= HEAD_GROUP_SHARE * codes.length && n >= HEAD_GROUP_MIN_LABELS;
+		if (enough && n >= HEAD_KIND_MIN_LABELS) return { code: prefix.padEnd(8, "0"), labels: n };
 	}
 	return null;
+}
+
+/** Share of a class noun's headed labels one group must hold for the bare noun to name that group. */
+const HEAD_GROUP_SHARE = 0.65;
+/** Least headed labels for a bare noun to name a whole group. */
+const HEAD_GROUP_MIN_LABELS = 20;
+
+/** Least labels holding a word, and the share whose English head is one noun, for the word to name that noun. */
+const ALIGN_MIN_LABELS = 3;
+const ALIGN_SHARE = 0.5;
+const aligned = new Map<string, string | null>();
+
+/**
+ * The English head noun a word of another language names, read from the labels that hold it as what they
+ * are (before their purpose preposition): "Fahrzeuge", "vehículos", "pojazdy" are held mostly by labels whose
+ * English label is headed by "vehicles". The CPV's labels are one text in 24 languages: what a word heads
+ * in one, its translation heads in English. Null when no English head has half of those labels.
+ */
+export function englishHeadOf(stem: string, lang: Language): string | null {
+	if (lang === "en") return labelHeadCodes(stem).length > 0 ? stem : null;
+	const key = `${lang}:${stem}`;
+	const known = aligned.get(key);
+	if (known !== undefined) return known;
+	labelHeadCodes("");
+	const idx = indexFor(lang);
+	const tails = new Set(expand(stem, idx, false).length > 0 ? expand(stem, idx, false) : expand(stem, idx));
+	const heads = new Map<string, number>();
+	let total = 0;
+	for (const t of tails)
+		for (const i of idx.postings.get(t) ?? []) {
+			const e = idx.entries[i];
+			if (!e || e.service) continue;
+			const label = cpvLabelOf(e.code, lang);
+			const kindPart = purposeSplit(label, lang as TextLanguage)?.head ?? label;
+			if (!termsOf(labelCore(kindPart), lang as TextLanguage).some((x) => x === t || (x.endsWith(t) && t.length >= COMPOUND_TAIL_MIN)))
+				continue;
+			total++;
+			const h = headOfCode.get(e.code);
+			if (h) heads.set(h, (heads.get(h) ?? 0) + 1);
+		}
+	const [head, n] = [...heads.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? ["", 0];
+	const out = total >= ALIGN_MIN_LABELS && n >= ALIGN_SHARE * total ? head : null;
+	aligned.set(key, out);
+	return out;
+}
+
+let labelsByCode: Map<string, Partial<Record<Language, string>>> | null = null;
+function cpvLabelOf(code: string, lang: Language): string {
+	if (!labelsByCode) {
+		labelsByCode = new Map();
+		for (const e of cpvEntries()) labelsByCode.set(e.code, e.labels);
+	}
+	return labelsByCode.get(code)?.[lang] ?? "";
 }
 
 /** Least length of a stem read as the beginning of a longer label stem ("dialys" of "dialyser" for "dialysi" of "dialysis"). */

@@ -16,6 +16,7 @@ import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "
 import {
 	cpvCodesForStems,
 	cpvCodesForText,
+	englishHeadOf,
 	goodsDivision,
 	goodsDivisionsOfStem,
 	headStems,
@@ -458,6 +459,37 @@ const TITLE_CONFIDENCE = 0.9;
 const HEAD_KIND_CONFIDENCE = TITLE_CONFIDENCE * LONE_WORD_SHARE;
 
 /**
+ * A title in another language that names no label but holds a word that labels hold mostly where their
+ * English label is headed by one noun ("Lieferung von Fahrzeugen": "vehicles"; "Adquisición de vehículos"):
+ * the kind that English noun names, read as `fromHeadNoun` reads it. Only a title whose words name one such kind.
+ */
+function fromAlignedNoun(title: string, lang: TextLanguage, langs: CpvLanguage[]): Concept[] {
+	for (const l of langs) {
+		const words = labelTermsOf(inLabelLanguage(title.replace(/\([^)]*\)/g, " "), lang, langs), l);
+		const kinds = new Map<string, { head: string; word: string; code: string }>();
+		for (const w of words) {
+			const head = englishHeadOf(w, l);
+			const kind = head === null ? null : kindOfHeadNoun(head);
+			if (head !== null && kind) kinds.set(kind.code, { head, word: w, code: kind.code });
+		}
+		if (kinds.size !== 1) continue;
+		const [k] = [...kinds.values()];
+		if (!k) continue;
+		const only = words.every((t) => t === k.word);
+		return [
+			{
+				code: k.code,
+				depth: cpvDepth(k.code),
+				source: "title",
+				confidence: only ? TITLE_CONFIDENCE : HEAD_KIND_CONFIDENCE,
+				from: `"${k.word}" (as "${k.head}": the kind its labels share)`,
+			},
+		];
+	}
+	return [];
+}
+
+/**
  * An English title that names no label but ends in a noun many labels end in ("NMSO - COMPUTERS",
  * "Batteries"): the kind those labels share, as a group or class the notice buys any of.
  */
@@ -529,7 +561,8 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	const langs = labelLanguages(lang);
 	const title = fromLine(n.title, lang, langs, "title", TITLE_CONFIDENCE, 3);
 	out.push(...title);
-	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
+	if (!title.some((c) => c.confidence >= SETTLING_CONFIDENCE))
+		out.push(...(lang === "en" ? fromHeadNoun(n.title) : fromAlignedNoun(n.title, lang, langs)));
 	const read = new Set<string>();
 	for (const item of n.items.slice(0, MAX_ITEMS)) {
 		const text = item.description.trim();

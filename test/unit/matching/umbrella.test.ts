@@ -3,7 +3,9 @@
 // UNSPSC hierarchy in the committed crosswalk. These tests pin what it covers and what it must not.
 import { describe, expect, it } from "vitest";
 import { coveringMember, namesClassOfGoods, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
-import { agreementOf, type Concept } from "../../../services/matching/method/concepts.ts";
+import { englishHeadOf, kindOfHeadNoun } from "../../../shared/taxonomy/label-index.ts";
+import { termsOf } from "../../../shared/text/index.ts";
+import { agreementOf, type Concept, noticeConcepts } from "../../../services/matching/method/concepts.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import { scoreNoticeForTenant } from "../../../services/matching/method/score-tenant.ts";
@@ -91,5 +93,43 @@ describe("a notice that names a class of goods, for an AV reseller", () => {
 	it("keeps a rental of the class out of the digest", () => {
 		const hire = notice({ ...avNotice, title: "Rental of audio visual equipment for a conference", items: [] });
 		expect(scoreNoticeForTenant([microphone, speaker, projector], hire).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+});
+
+describe("a bare class noun in any language", () => {
+	it("names the English head noun the labels holding it are headed by", () => {
+		const head = (word: string, lang: "de" | "es" | "fr" | "it") => englishHeadOf(termsOf(word, lang)[0] ?? "", lang);
+		expect(head("Fahrzeuge", "de")).toBe("vehicl");
+		expect(head("vehículos", "es")).toBe("vehicl");
+		expect(head("autoveicoli", "it")).toBe("vehicl");
+		expect(head("mobilier", "fr")).toBe("furnitur");
+		// The words of buying are held by no goods labels as what they are.
+		expect(head("Lieferung", "de")).toBeNull();
+		expect(head("adquisición", "es")).toBeNull();
+	});
+
+	it("reads a class noun whose labels mostly lie in one group as that group, and no spread one", () => {
+		expect(kindOfHeadNoun("vehicl")?.code).toBe("34100000");
+		expect(kindOfHeadNoun("equip")).toBeNull();
+	});
+
+	it("reads a title that names no label by such a word as the kind, and a car as bought by it", () => {
+		const codes = (title: string, lang: "de" | "es") =>
+			noticeConcepts(notice({ title, description: "", items: [], categories: [], language: lang }), [], lang).map((c) => c.code);
+		expect(codes("Lieferung von Fahrzeugen", "de")).toContain("34100000");
+		expect(codes("Adquisición de vehículos", "es")).toContain("34100000");
+		// What is named before the purpose preposition is what is bought: parts, not vehicles.
+		expect(codes("Teile für Fahrzeuge", "de")).not.toContain("34100000");
+		const car = product({
+			oemName: "Toyota",
+			name: "Toyota Corolla Touring Sports 1.8 Hybrid",
+			model: null,
+			description: "Estate car for pool fleets.",
+			commodityCodes: ["25101503"],
+			specs: [],
+		});
+		const n = notice({ title: "Lieferung von Fahrzeugen", description: "", items: [], categories: [], language: "de" });
+		expect(scorePair(car, n).score).toBeGreaterThan(40);
+		expect(scorePair(car, { ...n, title: "Wartung von Fahrzeugen" }).score).toBeLessThan(DIGEST_MIN_SCORE);
 	});
 });
