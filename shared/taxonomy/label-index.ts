@@ -3,7 +3,7 @@
 // and a catalog that sells "refrigerated microcentrifuges" in English land on the same codes.
 // Labels are matched by their stems (shared/text), weighted by how rare each stem is among labels.
 import { foldOf, isStopword, purposeSplit, stemOf, termsOf, type TextLanguage, wordsOf } from "../text/index.ts";
-import { cpvEntries, type Language } from "./index.ts";
+import { cpvEntries, cpvLabels, type Language } from "./index.ts";
 
 export interface LabelHit {
 	/** CPV code, 8 digits without check digit. */
@@ -24,6 +24,27 @@ interface LabelEntry {
 	total: number;
 	/** A service or works label (CPV divisions 45 and 50-98). */
 	service: boolean;
+	/** One of the kinds a label lists ("laboratory equipments" of "Laboratory, optical and precision equipments"), not the label whole. */
+	listed?: boolean;
+}
+
+/**
+ * The kinds a label lists before one shared head: "Laboratory, optical and precision equipments" lists laboratory
+ * equipments, optical equipments and precision equipments; "Estate and saloon cars" estate cars. Only a list of
+ * single words before a last item of several ("Microphones and loudspeakers" lists no shared head), each word put
+ * in place of the last item's first word ("Television and audio-visual equipment": television equipment).
+ */
+export function enumeratedKinds(label: string, lang: Language): string[][] {
+	const parts = label
+		.split(/,\s*|\s+(?:and|or|und|oder|et|ou|y|o|e|og|eller|och|i|lub|oraz)\s+/i)
+		.map((p) => p.trim())
+		.filter(Boolean);
+	if (parts.length < 2) return [];
+	const last = parts.at(-1) ?? "";
+	const rest = last.split(/\s+/).slice(1).join(" ");
+	const t = (x: string) => termsOf(x, lang as TextLanguage).filter((w) => !/^\d+$/.test(w));
+	if (t(rest).length === 0 || t(last).length < 2 || !parts.slice(0, -1).every((p) => !/\s/.test(p) && t(p).length === 1)) return [];
+	return parts.slice(0, -1).map((p) => [...new Set(t(`${p} ${rest}`))]);
 }
 
 interface LabelIndex {
@@ -86,6 +107,12 @@ function build(lang: Language): LabelIndex {
 	}
 	const idf = new Map<string, number>();
 	for (const [s, n] of df) idf.set(s, Math.log(1 + entries.length / n));
+	// A label that lists kinds of one head ("Laboratory, optical and precision equipments") names each of them too:
+	// "laboratory equipment" is that label's, though it holds half its words. The rarity of words stays the labels' own.
+	for (const e of [...entries]) {
+		const label = cpvLabels(e.code)?.[lang];
+		for (const alt of label ? enumeratedKinds(labelCore(label), lang) : []) entries.push({ ...e, stems: alt, total: 0, listed: true });
+	}
 	const postings = new Map<string, number[]>();
 	const compoundTails = new Set<string>();
 	entries.forEach((e, i) => {
@@ -98,7 +125,7 @@ function build(lang: Language): LabelIndex {
 		}
 	});
 	const serviceCount = new Map<string, number>();
-	for (const e of entries) if (e.service) for (const s of e.stems) serviceCount.set(s, (serviceCount.get(s) ?? 0) + 1);
+	for (const e of entries) if (e.service && !e.listed) for (const s of e.stems) serviceCount.set(s, (serviceCount.get(s) ?? 0) + 1);
 	const serviceWords = new Set<string>();
 	for (const [s, n] of serviceCount) if (n >= SERVICE_WORD_MIN_LABELS && n >= SERVICE_WORD_SHARE * (df.get(s) ?? n)) serviceWords.add(s);
 	// A word of the labels' own stays itself ("com" of "command" is no acronym).
@@ -193,6 +220,13 @@ export function cpvCodesForStems(
 			if (coverage >= minCoverage && weight >= minWeight) hits.push({ code: e.code, coverage, weight, matched });
 		}
 	}
+	// A label and a kind it lists are one code: the better reading stands.
+	const byCode = new Map<string, LabelHit>();
+	for (const h of hits) {
+		const prev = byCode.get(h.code);
+		if (!prev || h.coverage * h.weight > prev.coverage * prev.weight) byCode.set(h.code, h);
+	}
+	hits.splice(0, hits.length, ...byCode.values());
 	// The same words naming kinds in several divisions ("switches": electrical, network, medical) are ambiguous.
 	const divisions = new Map<string, Set<string>>();
 	for (const h of hits) {
@@ -442,7 +476,7 @@ export function englishHeadOf(stem: string, lang: Language): string | null {
 	for (const t of tails)
 		for (const i of idx.postings.get(t) ?? []) {
 			const e = idx.entries[i];
-			if (!e || e.service) continue;
+			if (!e || e.service || e.listed) continue;
 			const label = cpvLabelOf(e.code, lang);
 			const kindPart = purposeSplit(label, lang as TextLanguage)?.head ?? label;
 			if (!termsOf(labelCore(kindPart), lang as TextLanguage).some((x) => x === t || (x.endsWith(t) && t.length >= COMPOUND_TAIL_MIN)))
@@ -520,7 +554,7 @@ export function labelsHoldingHead(head: string, textStems: Iterable<string>): He
 	for (const h of heads)
 		for (const i of idx.postings.get(h) ?? []) {
 			const e = idx.entries[i];
-			if (!e || e.service || seen.has(i)) continue;
+			if (!e || e.service || e.listed || seen.has(i)) continue;
 			seen.add(i);
 			const matched = e.stems.filter((x) => found.has(x));
 			const weight = matched.reduce((sum, x) => sum + (idx.idf.get(x) ?? 0), 0);

@@ -3,7 +3,7 @@
 // UNSPSC hierarchy in the committed crosswalk. These tests pin what it covers and what it must not.
 import { describe, expect, it } from "vitest";
 import { coveringMember, namesClassOfGoods, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
-import { englishHeadOf, kindOfHeadNoun } from "../../../shared/taxonomy/label-index.ts";
+import { cpvCodesForText, englishHeadOf, enumeratedKinds, kindOfHeadNoun } from "../../../shared/taxonomy/label-index.ts";
 import { termsOf } from "../../../shared/text/index.ts";
 import { agreementOf, type Concept, noticeConcepts } from "../../../services/matching/method/concepts.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
@@ -131,5 +131,23 @@ describe("a bare class noun in any language", () => {
 		const n = notice({ title: "Lieferung von Fahrzeugen", description: "", items: [], categories: [], language: "de" });
 		expect(scorePair(car, n).score).toBeGreaterThan(40);
 		expect(scorePair(car, { ...n, title: "Wartung von Fahrzeugen" }).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+});
+
+describe("a label that lists kinds of one head", () => {
+	it("names each of them: 'Laboratory, optical and precision equipments' is laboratory equipment too", () => {
+		expect(enumeratedKinds("Laboratory, optical and precision equipments", "en")).toEqual([
+			["laboratori", "equip"],
+			["optic", "equip"],
+		]);
+		expect(enumeratedKinds("Television and audio-visual equipment", "en")).toEqual([["televis", "equip"]]);
+		// Two kinds with no shared head, and a list whose first items are phrases, list nothing.
+		expect(enumeratedKinds("Microphones and loudspeakers", "en")).toEqual([]);
+		expect(enumeratedKinds("Motor vehicles for the transport of 10 or more persons", "en")).toEqual([]);
+		expect(cpvCodesForText("Laboratory equipment", "en").map((h) => h.code)).toContain("38000000");
+		// The label whole still reads as itself, once.
+		const whole = cpvCodesForText("Laboratory, optical and precision equipments", "en", { limit: 10 }).filter((h) => h.code === "38000000");
+		expect(whole).toHaveLength(1);
+		expect(whole[0]?.coverage).toBeCloseTo(1);
 	});
 });
