@@ -19,6 +19,10 @@ const AGREEING_SHARE = 0.5;
 const MIN_SUPPORT = 2;
 /** A CPV group of at most this many codes is one field of goods (sound and video apparatus); a larger one is many. */
 const NARROW_GROUP = 128;
+/** The widest CPV label (digits) that takes on what a narrower class label covers: a class, not a group of many. */
+const INHERIT_MIN_DEPTH = 4;
+/** A member is a kind: a CPV class (4 digits) or narrower. */
+const MEMBER_MIN_DEPTH = 4;
 
 const cpvDepth = (code: string) => {
 	let n = 8;
@@ -62,9 +66,10 @@ function build(): Map<string, Set<string>> {
 		if (held.filter((h) => h.cpv.startsWith(group)).length < AGREEING_SHARE * held.length) return;
 		const kinds = support.get(umbrella) ?? new Map<string, Set<string>>();
 		// Kinds in a line of descent with the label are already its own (or wider than it): only other branches are added;
-		// kinds of the label's own CPV class are left to CPV's own structure (siblings there are near kinds already).
+		// kinds of the label's own CPV class are left to CPV's own structure (siblings there are near kinds already); a
+		// UNSPSC code read as a whole CPV group ("computer equipment") is too vague to be one kind.
 		for (const { code, cpv } of held)
-			if (goodsDivision(cpv) && !inLine(cpv, umbrella) && cpv.slice(0, 4) !== umbrella.slice(0, 4))
+			if (goodsDivision(cpv) && cpvDepth(cpv) >= MEMBER_MIN_DEPTH && !inLine(cpv, umbrella) && cpv.slice(0, 4) !== umbrella.slice(0, 4))
 				kinds.set(cpv, (kinds.get(cpv) ?? new Set<string>()).add(code));
 		support.set(umbrella, kinds);
 	};
@@ -92,6 +97,17 @@ function build(): Map<string, Set<string>> {
 		const near = (k: string) => k.startsWith(umbrella.slice(0, 3)) && (groupSize.get(umbrella.slice(0, 3)) ?? 0) <= NARROW_GROUP;
 		const kept = [...kinds].filter(([k, codes]) => codes.size >= MIN_SUPPORT || near(k)).map(([k]) => k);
 		if (kept.length > 0) out.set(umbrella, new Set(kept));
+	}
+	// What a class covers, the classes CPV puts it in cover too: "Television and audio-visual equipment" (32320000) covers
+	// the projectors "Audio-visual equipment" covers. Not a group or a division ("Office machinery, equipment and supplies").
+	for (const [umbrella, kinds] of [...out]) {
+		for (let d = cpvDepth(umbrella) - 1; d >= INHERIT_MIN_DEPTH; d--) {
+			const wider = umbrella.slice(0, d).padEnd(8, "0");
+			if (wider === umbrella || !namesClassOfGoods(wider)) continue;
+			const set = out.get(wider) ?? new Set<string>();
+			for (const k of kinds) if (!inLine(k, wider) && k.slice(0, 4) !== wider.slice(0, 4)) set.add(k);
+			if (set.size > 0) out.set(wider, set);
+		}
 	}
 	return out;
 }

@@ -41,10 +41,21 @@ describe("class labels and the kinds they cover (UNSPSC through the crosswalk)",
 		expect(umbrellaMembers("32351300").size).toBe(0);
 	});
 
+	it("lets the CPV class holding a class label cover what it covers, but no group of many classes", () => {
+		// "Television and audio-visual equipment" holds "Audio-visual equipment".
+		expect(umbrellaMembers("32320000").has("38652100")).toBe(true);
+		expect(umbrellaMembers("32320000").has("32341000")).toBe(true);
+		// "Office machinery, equipment and supplies" is a group: what "Office supplies" covers (printers, by the crosswalk) is not its.
+		expect(coveringMember("30100000", "30232110")).toBeUndefined();
+		// A UNSPSC code read as a whole CPV group ("computer equipment") is no kind a class covers.
+		for (const k of umbrellaMembers("42418940")) expect(k.replace(/0+$/, "").length).toBeGreaterThanOrEqual(4);
+	});
+
 	it("finds the member a narrower code falls under, and the class labels that cover a kind", () => {
 		expect(coveringMember("32321200", "38652190")).toBe("38652100"); // a code below projectors is a projector
 		expect(coveringMember("32321200", "30231310")).toBeUndefined();
 		expect(umbrellasCovering("38652120")).toContain("32321200");
+		expect(umbrellasCovering("30231310")).toEqual([]);
 		expect(umbrellasCovering("32321200")).toEqual([]);
 	});
 
