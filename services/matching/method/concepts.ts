@@ -126,10 +126,23 @@ function inLabelLanguage(text: string, lang: TextLanguage, langs: readonly CpvLa
  * that spelling where a label does use it.
  */
 function danishSpelling(word: string, langs: readonly CpvLanguage[]): string {
-	if (!/s[eiy]/.test(word) || langs.some((l) => isLabelWord(word, l))) return word;
-	const c = word.replace(/s(?=[eiy])/g, "c");
-	return langs.some((l) => isLabelWord(c, l)) ? c : word;
+	if (!NORWEGIAN_SPELLING.some(([from]) => word.search(from) >= 0) || langs.some((l) => isLabelWord(word, l))) return word;
+	for (let i = 1; i < 1 << NORWEGIAN_SPELLING.length; i++) {
+		const c = NORWEGIAN_SPELLING.reduce((w, [from, to], k) => (i & (1 << k) ? w.replace(from, to) : w), word);
+		if (c !== word && langs.some((l) => isLabelWord(c, l))) return c;
+	}
+	return word;
 }
+
+/**
+ * Where Norwegian spelling parts from Danish (the labels' neighbour language) in the words of goods: loanwords
+ * with "s" for "c" ("sykler", "sentrifuge"), "kj" for "k" and "øy" for "øj" ("kjøretøy": Danish "køretøj").
+ */
+const NORWEGIAN_SPELLING: readonly [RegExp, string][] = [
+	[/s(?=[eiy])/g, "c"],
+	[/kj/g, "k"],
+	[/øy/g, "øj"],
+];
 
 /**
  * The readings a text's words are not better explained by: the same words read as a label they name only
@@ -465,7 +478,10 @@ const HEAD_KIND_CONFIDENCE = TITLE_CONFIDENCE * LONE_WORD_SHARE;
  */
 function fromAlignedNoun(title: string, lang: TextLanguage, langs: CpvLanguage[]): Concept[] {
 	for (const l of langs) {
-		const words = labelTermsOf(inLabelLanguage(title.replace(/\([^)]*\)/g, " "), lang, langs), l);
+		// Any letters: Danish and Swedish stems keep their "ø", "å" ("køretøj").
+		const words = termsOf(inLabelLanguage(title.replace(/\([^)]*\)/g, " "), lang, langs), l as TextLanguage).filter(
+			(t) => /^\p{L}{3,}$/u.test(t) && labelWordWeight(t, l) >= HEAD_MIN_WEIGHT,
+		);
 		const kinds = new Map<string, { head: string; word: string; code: string }>();
 		for (const w of words) {
 			const head = englishHeadOf(w, l);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { coveringMember, namesClassOfGoods, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
 import { cpvCodesForText, englishHeadOf, enumeratedKinds, kindOfHeadNoun } from "../../../shared/taxonomy/label-index.ts";
-import { termsOf } from "../../../shared/text/index.ts";
+import { termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { agreementOf, type Concept, noticeConcepts } from "../../../services/matching/method/concepts.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
@@ -125,10 +125,12 @@ describe("a bare class noun in any language", () => {
 	});
 
 	it("reads a title that names no label by such a word as the kind, and a car as bought by it", () => {
-		const codes = (title: string, lang: "de" | "es") =>
+		const codes = (title: string, lang: TextLanguage) =>
 			noticeConcepts(notice({ title, description: "", items: [], categories: [], language: lang }), [], lang).map((c) => c.code);
 		expect(codes("Lieferung von Fahrzeugen", "de")).toContain("34100000");
 		expect(codes("Adquisición de vehículos", "es")).toContain("34100000");
+		// Norwegian through the Danish labels, in their spelling ("kjøretøy" is Danish "køretøj").
+		expect(codes("Rammeavtale kjøretøy", "no")).toContain("34100000");
 		// What is named before the purpose preposition is what is bought: parts, not vehicles.
 		expect(codes("Teile für Fahrzeuge", "de")).not.toContain("34100000");
 		const car = product({
