@@ -26,6 +26,8 @@ interface LabelEntry {
 	service: boolean;
 	/** One of the kinds a label lists ("laboratory equipments" of "Laboratory, optical and precision equipments"), not the label whole. */
 	listed?: boolean;
+	/** The stems before the label's purpose preposition, when it has one: what it is, not what it is for. */
+	kindStems?: Set<string>;
 }
 
 /**
@@ -102,7 +104,10 @@ function build(lang: Language): LabelIndex {
 		const stems = [...new Set(termsOf(labelCore(label), lang as TextLanguage))].filter((s) => !/^\d+$/.test(s));
 		if (stems.length === 0) continue;
 		const division = Number(e.code.slice(0, 2));
-		entries.push({ code: e.code, stems, total: 0, service: division === 45 || division >= 50 });
+		// What a label names before its purpose preposition is its kind ("Programvara för upphandling" is software).
+		const split = purposeSplit(labelCore(label), lang as TextLanguage);
+		const kindStems = split ? new Set(termsOf(split.head, lang as TextLanguage)) : undefined;
+		entries.push({ code: e.code, stems, total: 0, service: division === 45 || division >= 50, kindStems });
 		for (const s of stems) df.set(s, (df.get(s) ?? 0) + 1);
 	}
 	const idf = new Map<string, number>();
@@ -213,6 +218,9 @@ export function cpvCodesForStems(
 			if (required !== null && !matched.some((x) => required.has(x))) continue;
 			// A service label needs a word of the text that says service: "port management services" is not "24-port managed switches".
 			if (e.service && !matched.some((x) => idx.serviceWords.has(x))) continue;
+			// A text that names only what a label's goods are for names another kind: "Upphandling" (procurement) is no
+			// "Programvara för upphandling", "vehicles" no "Tyres for vehicles".
+			if (e.kindStems && !matched.some((x) => e.kindStems?.has(x))) continue;
 			// One short word ("av", "mal", "it", "in") is a coincidence across languages, not a kind of goods.
 			if (matched.length < 2 && !matched.some((x) => x.length >= MIN_LONE_STEM)) continue;
 			const weight = matched.reduce((sum, x) => sum + (idx.idf.get(x) ?? 0), 0);

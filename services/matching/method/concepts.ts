@@ -471,6 +471,11 @@ const TITLE_CONFIDENCE = 0.9;
 /** A bare head noun reads as the kind its labels share, as surely as one word reads a label. */
 const HEAD_KIND_CONFIDENCE = TITLE_CONFIDENCE * LONE_WORD_SHARE;
 
+/** A short line up to its purpose preposition ("Reifen für Fahrzeuge": "Reifen"); a long one (a list of lots) whole. */
+function beforePurpose(text: string, lang: TextLanguage): string {
+	return text.split(/\s+/).length <= PURPOSE_LINE_WORDS ? (purposeSplit(text, lang)?.head ?? text) : text;
+}
+
 /**
  * A title in another language that names no label but holds a word that labels hold mostly where their
  * English label is headed by one noun ("Lieferung von Fahrzeugen": "vehicles"; "Adquisición de vehículos"):
@@ -479,7 +484,7 @@ const HEAD_KIND_CONFIDENCE = TITLE_CONFIDENCE * LONE_WORD_SHARE;
 function fromAlignedNoun(title: string, lang: TextLanguage, langs: CpvLanguage[]): Concept[] {
 	for (const l of langs) {
 		// Any letters: Danish and Swedish stems keep their "ø", "å" ("køretøj").
-		const words = termsOf(inLabelLanguage(title.replace(/\([^)]*\)/g, " "), lang, langs), l as TextLanguage).filter(
+		const words = termsOf(inLabelLanguage(beforePurpose(title.replace(/\([^)]*\)/g, " "), lang), lang, langs), l as TextLanguage).filter(
 			(t) => /^\p{L}{3,}$/u.test(t) && labelWordWeight(t, l) >= HEAD_MIN_WEIGHT,
 		);
 		const kinds = new Map<string, { head: string; word: string; code: string }>();
@@ -510,7 +515,8 @@ function fromAlignedNoun(title: string, lang: TextLanguage, langs: CpvLanguage[]
  * "Batteries"): the kind those labels share, as a group or class the notice buys any of.
  */
 function fromHeadNoun(title: string): Concept[] {
-	const head = headOf(title.replace(/\([^)]*\)/g, " "));
+	// The head is what the title names before its purpose ("Tyres for vehicles" names tyres).
+	const head = headOf(beforePurpose(title.replace(/\([^)]*\)/g, " "), "en"));
 	const kind = head === undefined ? null : kindOfHeadNoun(head);
 	if (!kind) return [];
 	// A title that is nothing but the noun ("NMSO - COMPUTERS") buys that kind as surely as a title names a label; one

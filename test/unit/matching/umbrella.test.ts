@@ -131,8 +131,11 @@ describe("a bare class noun in any language", () => {
 		expect(codes("Adquisición de vehículos", "es")).toContain("34100000");
 		// Norwegian through the Danish labels, in their spelling ("kjøretøy" is Danish "køretøj").
 		expect(codes("Rammeavtale kjøretøy", "no")).toContain("34100000");
-		// What is named before the purpose preposition is what is bought: parts, not vehicles.
+		// What is named before the purpose preposition is what is bought: parts and tyres, not vehicles.
 		expect(codes("Teile für Fahrzeuge", "de")).not.toContain("34100000");
+		expect(codes("Reifen für Fahrzeuge", "de")).not.toContain("34100000");
+		expect(codes("Tyres for vehicles", "en")).not.toContain("34100000");
+		expect(codes("Vehicles for Nunavut", "en")).toContain("34100000");
 		const car = product({
 			oemName: "Toyota",
 			name: "Toyota Corolla Touring Sports 1.8 Hybrid",
@@ -144,6 +147,14 @@ describe("a bare class noun in any language", () => {
 		const n = notice({ title: "Lieferung von Fahrzeugen", description: "", items: [], categories: [], language: "de" });
 		expect(scorePair(car, n).score).toBeGreaterThan(40);
 		expect(scorePair(car, { ...n, title: "Wartung von Fahrzeugen" }).score).toBeLessThan(DIGEST_MIN_SCORE);
+	});
+});
+
+describe("what a label's goods are for", () => {
+	it("is not what the label names: a word a label holds only after its purpose preposition reads no such label", () => {
+		// Swedish "Programvara för upphandling" (procurement software) is not named by "upphandling" (procurement).
+		expect(cpvCodesForText("Upphandling av bilar", "sv", { limit: 10 }).map((h) => h.code)).not.toContain("48490000");
+		expect(cpvCodesForText("Programvara för upphandling", "sv").map((h) => h.code)).toContain("48490000");
 	});
 });
 
