@@ -367,6 +367,13 @@ function labelHeadCodes(stem: string): string[] {
 			if (head) {
 				m.set(head, [...(m.get(head) ?? []), e.code]);
 				headOfCode.set(e.code, head);
+				// The head as the label writes it: the last word before any "for" that is no figure.
+				const word = (labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "")
+					.toLowerCase()
+					.split(/[^\p{L}]+/u)
+					.filter(Boolean)
+					.at(-1);
+				if (word) headWords.set(head, (headWords.get(head) ?? new Set()).add(word));
 			}
 		}
 		headKinds = m;
@@ -375,6 +382,20 @@ function labelHeadCodes(stem: string): string[] {
 }
 
 const headOfCode = new Map<string, string>();
+const headWords = new Map<string, Set<string>>();
+
+/**
+ * Whether a word is written as the labels write the head noun its stem stands for, in the singular or the
+ * plural: "COMPUTERS" and "computer" are the labels' "computers", "Computing" (the activity) is not, though
+ * Snowball gives both "comput".
+ */
+export function writtenAsHead(word: string, stem: string): boolean {
+	labelHeadCodes("");
+	const forms = headWords.get(stem) ?? (stem.endsWith("s") ? headWords.get(`${stem}e`) : undefined);
+	if (!forms) return false;
+	const w = word.toLowerCase();
+	return forms.has(w) || forms.has(`${w}s`) || forms.has(`${w}es`) || forms.has(w.replace(/s$/, "")) || forms.has(w.replace(/es$/, ""));
+}
 
 /** A head noun that heads this many goods labels names a class of goods, not a kind ("equipment", "apparatus", "instruments", "vehicles"). */
 const CLASS_NOUN_MIN_LABELS = 45;

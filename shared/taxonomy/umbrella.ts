@@ -101,6 +101,9 @@ function build(): Map<string, Set<string>> {
 	// What a class covers, the classes CPV puts it in cover too: "Television and audio-visual equipment" (32320000) covers
 	// the projectors "Audio-visual equipment" covers. Not a group or a division ("Office machinery, equipment and supplies").
 	for (const [umbrella, kinds] of [...out]) {
+		// Only in one field of goods (a narrow group): in "medical equipments" (some 350 codes) a class holding a class label is
+		// many other kinds ("Diagnostic devices" holds "Diagnostic supplies", which the crosswalk gives catheters).
+		if ((groupSize.get(umbrella.slice(0, 3)) ?? 0) > NARROW_GROUP) continue;
 		for (let d = cpvDepth(umbrella) - 1; d >= INHERIT_MIN_DEPTH; d--) {
 			const wider = umbrella.slice(0, d).padEnd(8, "0");
 			if (wider === umbrella || !namesClassOfGoods(wider)) continue;

@@ -25,6 +25,7 @@ import {
 	labelsHoldingHead,
 	type LabelHit,
 	labelWordWeight,
+	writtenAsHead,
 } from "../../../shared/taxonomy/label-index.ts";
 import { coveringMember, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
 import { type CatalogContext, NO_CONTEXT } from "./catalog-context.ts";
@@ -516,9 +517,13 @@ function fromAlignedNoun(title: string, lang: TextLanguage, langs: CpvLanguage[]
  */
 function fromHeadNoun(title: string): Concept[] {
 	// The head is what the title names before its purpose ("Tyres for vehicles" names tyres).
-	const head = headOf(beforePurpose(title.replace(/\([^)]*\)/g, " "), "en"));
+	const lead = beforePurpose(title.replace(/\([^)]*\)/g, " "), "en");
+	const head = headOf(lead);
 	const kind = head === undefined ? null : kindOfHeadNoun(head);
-	if (!kind) return [];
+	if (!kind || head === undefined) return [];
+	// Written as the labels write that noun: "Mobile Computing" (an activity) is not "computers", though both stem "comput".
+	const word = wordsOf(lead).findLast((w) => termsOf(w, "en")[0] === head);
+	if (word !== undefined && !writtenAsHead(word, head)) return [];
 	// A title that is nothing but the noun ("NMSO - COMPUTERS") buys that kind as surely as a title names a label; one
 	// that qualifies it with other words ("High Performance Computing") buys some of it.
 	const only = labelTermsOf(title).every((t) => t === head);

@@ -3,7 +3,7 @@
 // UNSPSC hierarchy in the committed crosswalk. These tests pin what it covers and what it must not.
 import { describe, expect, it } from "vitest";
 import { coveringMember, namesClassOfGoods, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
-import { cpvCodesForText, englishHeadOf, enumeratedKinds, kindOfHeadNoun } from "../../../shared/taxonomy/label-index.ts";
+import { cpvCodesForText, englishHeadOf, enumeratedKinds, kindOfHeadNoun, writtenAsHead } from "../../../shared/taxonomy/label-index.ts";
 import { termsOf, type TextLanguage } from "../../../shared/text/index.ts";
 import { agreementOf, type Concept, noticeConcepts } from "../../../services/matching/method/concepts.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
@@ -45,6 +45,8 @@ describe("class labels and the kinds they cover (UNSPSC through the crosswalk)",
 		// "Television and audio-visual equipment" holds "Audio-visual equipment".
 		expect(umbrellaMembers("32320000").has("38652100")).toBe(true);
 		expect(umbrellaMembers("32320000").has("32341000")).toBe(true);
+		// Not in a broad group: "Diagnostic devices" holds "Diagnostic supplies" among some 350 medical codes, and takes nothing of it.
+		expect(umbrellaMembers("33124100").size).toBe(0);
 		// "Office machinery, equipment and supplies" is a group: what "Office supplies" covers (printers, by the crosswalk) is not its.
 		expect(coveringMember("30100000", "30232110")).toBeUndefined();
 		// A UNSPSC code read as a whole CPV group ("computer equipment") is no kind a class covers.
@@ -117,6 +119,16 @@ describe("a bare class noun in any language", () => {
 		// The words of buying are held by no goods labels as what they are.
 		expect(head("Lieferung", "de")).toBeNull();
 		expect(head("adquisición", "es")).toBeNull();
+	});
+
+	it("reads a bare English head only as the labels write it: 'computers', not 'computing'", () => {
+		expect(writtenAsHead("COMPUTERS", "comput")).toBe(true);
+		expect(writtenAsHead("computer", "comput")).toBe(true);
+		expect(writtenAsHead("Computing", "comput")).toBe(false);
+		const codes = (title: string) =>
+			noticeConcepts(notice({ title, description: "", items: [], categories: [] }), [], "en").map((c) => c.code);
+		expect(codes("NMSO - COMPUTERS (E60EJ-11000C/G)")).toContain("30210000");
+		expect(codes("Mobile Computing for Operations")).not.toContain("30210000");
 	});
 
 	it("reads a class noun whose labels mostly lie in one group as that group, and no spread one", () => {
