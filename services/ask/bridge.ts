@@ -82,8 +82,11 @@ export function bridge(
 			const t = (to === "no" ? norwegianSpellings(label) : [label]).find(has);
 			if (t) counts.set(t, (counts.get(t) ?? 0) + 1);
 		}
+	// So is a general word of the notice's language ("servicios" for "computer", whose codes are often computer services):
+	// it stands for a question word only where it names most of that word's codes.
+	const generalThere = (t: string) => (target.byTerm.get(t)?.length ?? 0) > MAX_CODES;
 	return [...counts.entries()]
-		.filter(([, n]) => n / codes.length >= (general ? MIN_SHARE_GENERAL : MIN_SHARE) || (codes.length <= 2 && n >= 1))
+		.filter(([t, n]) => n / codes.length >= (general || generalThere(t) ? MIN_SHARE_GENERAL : MIN_SHARE) || (codes.length <= 2 && n >= 1))
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, MAX_ALTERNATIVES)
 		.map(([t]) => t);

@@ -1,9 +1,10 @@
 import type { AskTurn } from "../../shared/contract/opportunities.ts";
-import { CONCEPT_BY_NAME, isConceptWord, type Concept, type ConceptName } from "./concepts.ts";
+import { CONCEPT_BY_NAME, conceptsIn, isConceptWord, type Concept, type ConceptName, type Field } from "./concepts.ts";
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
 import {
+	datesIn,
 	EMAIL_RE,
 	hasCodedMoney,
 	hasCountOf,
@@ -135,8 +136,11 @@ function cued(index: Index, doc: Indexed, c: Concept, q?: QuestionInfo): boolean
 	if (doc.concepts.has(c.name)) return true;
 	// The question's own word for the topic ("comply with") names it in the notice too; not for the
 	// incumbent, where a notice's "current" (a current licence) is no answer to "the current supplier".
-	const own = q?.conceptStems.get(c.name);
-	if (own && c.name !== "incumbent" && [...own].every((s) => doc.tf.has(s))) return true;
+	const own = q?.conceptPhrases.get(c.name);
+	if (own && c.name !== "incumbent" && own.some((phrase) => phrase.every((s) => doc.tf.has(s)))) return true;
+	// "When must delivery take place?" reads the delivery words as the delivery time's: a sentence using them names it.
+	const delivery = c.name === "delivery_time" ? q?.conceptPhrases.get("place") : undefined;
+	if (delivery?.some((phrase) => phrase.every((s) => doc.tf.has(s)))) return true;
 	if (c.name === "deadline") return doc.concepts.has("offer") || doc.concepts.has("submission");
 	if (c.name === "enquiry") return doc.concepts.has("contact");
 	if (c.name === "contact") return kindsOf(index, doc).has("email") || kindsOf(index, doc).has("phone");
@@ -169,6 +173,12 @@ function counted(index: Index, subject: SubjectTerm[]) {
 const unitAsked = new WeakMap<QuestionInfo, boolean>();
 
 function requiredKinds(q: QuestionInfo): ValueKind[] {
+	// "How long is the contract?" asks a time, not a length: "3,9 inches" or "1 MW" in an item measure the goods.
+	if (
+		q.asked?.name === "duration" &&
+		q.subject.every((s) => [s.term, ...s.alts].some((t) => isConceptWord(t, "agreement", [q.lang, "en"])))
+	)
+		return ["duration"];
 	// "What area, in square metres": a question naming a unit is answered by a measure in it, not by any figure.
 	if (q.asked?.kinds?.some((k) => k === "measure" || k === "number" || k === "count")) {
 		let named = unitAsked.get(q);
@@ -247,6 +257,9 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 			const needsCue = q.concepts.includes("name") || q.concepts.includes("model") || q.concepts.includes("who");
 			const cues = needsCue ? [...text.matchAll(MAKER_CUE)].map((m) => m.index) : [];
 			if (names.some((n) => !needsCue || cues.some((c) => Math.abs(c - n.at) < 40))) found.push(k);
+		} else if (k === "duration") {
+			// "How long does it last?" is answered by the period's two ends as well ("fra august-24 til ... mars-29").
+			if (kinds.has("duration") || datesIn(text, index.lang) >= 2) found.push(k);
 		} else if (k === "agent") {
 			if (/\bby (the|a|an|its)\b/i.test(text)) found.push(k);
 		} else if (k === "model") {
@@ -286,6 +299,17 @@ function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
 	return absent;
 }
 
+/**
+ * How firmly a sentence names a topic: by a phrase of several words ("full and open competition") or by different words of
+ * it ("option ... to extend"), rather than by one word alone, however often ("Option ... Option ...", "extension").
+ */
+function namesTopicFirmly(index: Index, doc: Indexed, concept: ConceptName): boolean {
+	const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
+	const text = `${doc.passage.lead ? `${doc.passage.lead}: ` : ""}${doc.passage.text}`;
+	const hits = conceptsIn(text, langs).hits.filter((h) => h.concept === concept);
+	return hits.some((h) => h.stems.length > 1) || new Set(hits.map((h) => h.stems.join(" "))).size >= 2;
+}
+
 /** Kinds of value that say where to go by themselves. */
 const REACHABLE_KINDS = new Set<ValueKind>(["url", "email", "phone"]);
 
@@ -309,6 +333,11 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 			q.subject.every((s) => s.optional || termFrequency(index, doc.tf, s) > 0) &&
 			hasCodedMoney(doc.passage.text);
 		if (needsCue(c) && !topical && !priced) return "off_topic";
+		// A yes/no question naming its topic twice over, in two words ("is there an option to extend?"), is not answered by a
+		// sentence using one of those words for something else ("options on home-working", "extension of the tunnel").
+		// Only in the notice's own language: another one may name the topic in one word ("Sicherheitsleistung" for "bid bond").
+		const own = q.conceptPhrases.get(c.name);
+		if (q.polar && topical && q.lang === index.lang && own && own.length >= 2 && !namesTopicFirmly(index, doc, c.name)) return "off_topic";
 		anchored = topical;
 	}
 	// A heading ("Electronic Tender Box Security") names a topic and says nothing about it: no yes or no.
@@ -330,10 +359,15 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		strong = found.some((k) => STRONG_KINDS.has(k) && (k !== "number" || namesSubject(index, doc, q.subject) || titleNames(index, q)));
 		typedWeak = found.length > 0;
 	}
-	if (!strong && !anchored && q.subject.length && !namesSubject(index, doc, q.subject)) return "off_topic";
+	// A sentence naming neither the topic nor any word of the subject itself is read in the title's light only: a strong value
+	// in it is another topic's ("Learners 16 – 25 years" is no duration of the purchasing system the title names).
+	if (!anchored && q.subject.some((s) => !s.optional) && !namesSubject(index, doc, q.subject)) return "off_topic";
 	// A question naming nothing but its topic ("where will the goods be delivered?") is not answered by any capitalized word
 	// of a sentence that does not name the topic either: that would be a guess.
-	if (!strong && !anchored && !q.subject.length && typedWeak) return "off_topic";
+	// So for a question whose words could not be carried into the notice's language and that the sentence does not name:
+	// "where will the goods be delivered?" on a Norwegian notice is not answered by a sentence's capitalized words.
+	const namesNothing = !q.subject.length || (q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject));
+	if (!strong && !anchored && namesNothing && typedWeak) return "off_topic";
 	// Nor by a date or a figure of a sentence that does not name the topic: "what is the delivery timeframe?" is not answered
 	// by a meeting's date or a software version's year. Where the topic is given first of all as a link, an e-mail or a phone
 	// number, one is the answer whatever the sentence calls it ("Click here: https://..." for "where can I find more
@@ -356,6 +390,10 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	// The topic named and a strong value of the asked kind: words the notice never uses at all
 	// ("where can I find ...") cannot make it answer less.
 	if (anchored && strong && coverage(index, doc, q.subject, true) >= needed) return "answers";
+	// Likewise a yes/no question on a topic the sentence names: "is compliance with a particular standard required?" is
+	// answered by "ensuring compliance with SHQS", whose notice never says "particular".
+	// Only for a topic of its own (a certification, a security), not for what the notice covers ("is installation included?").
+	if (q.polar && anchored && (c?.required || c?.cueRequired) && coverage(index, doc, q.subject, true) >= needed) return "answers";
 	return "off_topic";
 }
 
@@ -424,7 +462,20 @@ function selectItems(index: Index, facts: Fact[], q: QuestionInfo, quantityOnly:
 }
 
 /** "How many lots": what the question counts is named by the lots concept's own words. */
-const countsLots = (q: QuestionInfo) => q.counted.length > 0 && q.counted.every((stem) => isConceptWord(stem, "lots", [q.lang]));
+function countsLots(q: QuestionInfo): boolean {
+	if (!q.counted.length) return false;
+	if (q.counted.every((stem) => isConceptWord(stem, "lots", [q.lang]))) return true;
+	// "How many sub-contracts": the lots' word may be one of several stems of a hyphenated word.
+	const counted = q.subject.filter((s) => q.counted.includes(s.term));
+	if (counted.length && counted.every((s) => s.concept === "lots")) return true;
+	// "Into how many parts is the contract split?": one plain word counted while another word of the question names the
+	// lots (split, divided) counts the parts the purchase is split into.
+	return (
+		q.counted.length === 1 &&
+		!isConceptWord(q.counted[0]!, "scope", [q.lang]) &&
+		[...(q.conceptStems.get("lots") ?? [])].some((stem) => !q.counted.includes(stem))
+	);
+}
 
 /** The structured fields that answer the question, if it asks about one the notice has. */
 function fromFields(index: Index, q: QuestionInfo, g: Grounding): Fact[] {
@@ -542,6 +593,18 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 	if (best && best.doc.passage.item !== undefined && fields.includes(g.facts[best.doc.passage.item]!)) best = undefined;
 
 	if (!fields.length && !best) {
+		// The topic asked found nothing, but the question word still types the answer: "when does the current framework
+		// expire?" is answered by the sentence naming all of it with a date, whatever the topic's own words were.
+		const typedBy = questionWordAnswer(index, q, g);
+		if (typedBy) best = typedBy;
+	}
+	if (!fields.length && !best) {
+		// A field in the source's own words that names nearly all of what is asked ("If 3+ bids offer Canadian goods/services
+		// other bids will not be considered", kept as the procedure) answers whatever topic the question was read as.
+		const fact = factNamingSubject(index, q, g);
+		if (fact) fields.push(fact);
+	}
+	if (!fields.length && !best) {
 		// "What does it cover?": the notice's own description. A question naming nothing at all
 		// ("and what about that?" after unrelated turns) is not answered by guessing a topic.
 		if (q.asked?.name === "scope" && !q.subject.some((s) => !s.optional) && !q.aboutCompany) return describe(g);
@@ -590,6 +653,71 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 		quoted.push(title);
 	const lines = [...fieldLines(fields), ...quoted.sort((a, b) => a.id - b.id).map(quote)];
 	return withCompany({ answer: lines.join("\n"), model: EXTRACTIVE_MODEL, stated: true, quoted, fields }, q, g);
+}
+
+/**
+ * Question words that say what kind of value answers, and the strong kinds they ask for: "when" a date or a time, "where" an
+ * address. ("How long" is asked as the contract period itself; "who" is answered by any capitalized word, too weak alone.)
+ */
+const QUESTION_WORDS: [ConceptName, ValueKind[]][] = [
+	["when", ["date", "time"]],
+	["place", ["address"]],
+];
+/** Coverage a sentence needs to answer by the question word's kind of value alone, its topic unnamed. */
+const MIN_COVERAGE_QUESTION_WORD = 0.75;
+
+/**
+ * When the asked topic finds no field and no sentence, the question word read as the topic: the best sentence naming the
+ * subject itself, nearly all of it, with a strong value of the kind the question word asks for. A question naming no
+ * subject of its own ("when is the site visit?") is not answered this way: any dated sentence would do.
+ */
+function questionWordAnswer(index: Index, q: QuestionInfo, g: Grounding): Candidate | undefined {
+	if (q.polar || !q.asked || !q.subject.some((s) => !s.optional && !s.literal)) return undefined;
+	const [word, kinds] = QUESTION_WORDS.find(([n]) => n !== q.asked!.name && q.concepts.includes(n)) ?? [];
+	if (!word || !kinds) return undefined;
+	const asked = { ...CONCEPT_BY_NAME.get(word)!, kinds };
+	const typedQ: QuestionInfo = { ...q, asked, concepts: q.concepts.filter((n) => n !== q.asked!.name) };
+	return rank(index, typedQ, g)
+		.slice(0, CANDIDATES)
+		.find(
+			(c) =>
+				ownCoverage(index, c.doc.tf, q.subject) >= MIN_COVERAGE_QUESTION_WORD &&
+				kindsFound(index, c.doc, typedQ, g, kinds).length > 0 &&
+				judge(index, c.doc, typedQ, g) === "answers",
+		);
+}
+
+/** Fields holding the source's own words, which a question may name without naming the field's topic. */
+const WORDED_FIELDS = new Set<Field>(["procedure", "eligibility", "submission", "award_criteria", "items", "lots", "place"]);
+/** Subject words a field must name for that: no single word ("ambulances" is in the item's name, not its number). */
+const MIN_FACT_TERMS = 2;
+
+/**
+ * A field naming nearly all of the subject (three quarters of its weight, two words or more), for a question the topic
+ * reading found nothing for: one asking about no topic with a kind of value (a yes/no question, "which", "what") only, since
+ * "how many ambulances" is not answered by the item that names the ambulances without a number.
+ */
+function factNamingSubject(index: Index, q: QuestionInfo, g: Grounding): Fact | undefined {
+	if (q.asked?.kinds?.length && !q.polar) return undefined;
+	let best: { fact: Fact; cov: number } | undefined;
+	for (const fact of g.facts) {
+		if (!WORDED_FIELDS.has(fact.field)) continue;
+		const tf = new Map<string, number>();
+		for (const t of tokensOf(fact.about ?? fact.text, index.lang)) tf.set(t.stem, 1).set(t.word, 1);
+		const named = q.subject.filter((s) => !s.optional && termFrequency(index, tf, s) > 0);
+		if (named.length < MIN_FACT_TERMS) continue;
+		const cov = ownCoverage(index, tf, q.subject);
+		if (cov >= MIN_COVERAGE_QUESTION_WORD && (!best || cov > best.cov)) best = { fact, cov };
+	}
+	return best?.fact;
+}
+
+/** The share of the subject's weight the sentence itself names (the title's words do not count here). */
+function ownCoverage(index: Index, tf: Map<string, number>, subject: SubjectTerm[]): number {
+	const wanted = subject.filter((s) => !s.optional);
+	const total = wanted.reduce((a, s) => a + s.weight, 0);
+	const found = wanted.filter((s) => termFrequency(index, tf, s) > 0).reduce((a, s) => a + s.weight, 0);
+	return total ? found / total : 0;
 }
 
 /** Sentences a language model gets for a question: the best-ranked ones, and always the title. */

@@ -33,6 +33,8 @@ export interface QuestionInfo {
 	numbers: Set<string>;
 	/** The question's own words for each concept it names (a notice using the same word names it too). */
 	conceptStems: Map<ConceptName, Set<string>>;
+	/** The same words by phrase ("compliance" and "standard" are two names of one topic, either found names it). */
+	conceptPhrases: Map<ConceptName, string[][]>;
 	/** What "how many" counts: the words right after it ("how many crew members" counts crew members, not tablets). */
 	counted: string[];
 	aboutCompany: boolean;
@@ -100,6 +102,8 @@ function askedConcept(names: Set<ConceptName>, polar = false): Concept | null {
 		const c = CONCEPT_BY_NAME.get(n)!;
 		if (c.rank > 0 && (!best || c.rank > best.rank)) best = c;
 	}
+	// "When must delivery take place?", "when will the goods be delivered?": when, not where, the goods arrive.
+	if (best?.name === "place" && has("when")) return CONCEPT_BY_NAME.get("delivery_time")!;
 	return best;
 }
 
@@ -120,6 +124,7 @@ interface Analysis {
 	valueAsked: boolean;
 	concepts: Set<ConceptName>;
 	conceptStems: Map<ConceptName, Set<string>>;
+	conceptPhrases: Map<ConceptName, string[][]>;
 	counted: string[];
 	subject: { term: string; literal: boolean; weight: number; concept?: ConceptName }[];
 	numbers: Set<string>;
@@ -147,10 +152,12 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		.map((h): ConceptHit => (termOfContract(h) ? { ...h, concept: "duration" } : h));
 	const concepts = new Set<ConceptName>();
 	const conceptStems = new Map<ConceptName, Set<string>>();
+	const conceptPhrases = new Map<ConceptName, string[][]>();
 	for (const h of hits) {
 		if (h.concept === "frame" || h.concept === "polar") continue;
 		concepts.add(h.concept);
 		conceptStems.set(h.concept, new Set([...(conceptStems.get(h.concept) ?? []), ...h.stems]));
+		conceptPhrases.set(h.concept, [...(conceptPhrases.get(h.concept) ?? []), h.stems]);
 	}
 	// The words of the asked concept, of the frame and of what only qualifies the question ("when",
 	// "who", and tenders when the question is about their deadline or submission) name no subject;
@@ -221,7 +228,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		while (k < tokens.length && isStopword(tokens[k]!.word, lang) && counted.length === 0) k++;
 		for (; k < tokens.length && !used.has(k) && !isStopword(tokens[k]!.word, lang); k++) counted.push(tokens[k]!.stem);
 	}
-	return { lang, polar, quantityNoun, valueAsked, concepts, conceptStems, counted, subject, numbers };
+	return { lang, polar, quantityNoun, valueAsked, concepts, conceptStems, conceptPhrases, counted, subject, numbers };
 }
 
 /** Languages whose nouns compound ("parkeringshall" holds "parkering"). */
@@ -286,6 +293,7 @@ export function analyzeQuestion(
 		subject,
 		numbers: own.numbers,
 		conceptStems: own.conceptStems,
+		conceptPhrases: own.conceptPhrases,
 		counted: own.counted,
 		aboutCompany: wordsOf(question).some((w) => SELF_WORDS.has(w)),
 		polar: own.polar,

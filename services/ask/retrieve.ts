@@ -45,6 +45,29 @@ export interface Index {
 
 const cache = new WeakMap<Grounding, Index>();
 
+/** Capitalized words in a row, spaces only between them ("Flexible Purchasing System"), and letters joined by dots ("U.P.S."). */
+const CAPITALIZED_RUN = /\p{Lu}[\p{L}-]*(?:[ \t]+\p{Lu}[\p{L}-]*){2,}/gu;
+const DOTTED = /\b(?:\p{L}\.){2,6}/gu;
+
+/**
+ * The acronyms a text spells out without writing them: the initials of a run of three to five capitalized words
+ * ("Flexible Purchasing System": fps) and letters joined by dots ("U.P.S.": ups), lower-cased like the index's terms.
+ */
+export function acronymsOf(text: string): string[] {
+	const out = new Set<string>();
+	for (const m of text.matchAll(DOTTED)) out.add(m[0].replace(/\./g, "").toLowerCase());
+	// Text in capitals throughout is a heading, not a run of names.
+	if (text === text.toUpperCase()) return [...out];
+	for (const m of text.matchAll(CAPITALIZED_RUN)) {
+		const words = m[0].split(/[ \t]+/);
+		// Every run of three to five of them: "North West SEND Flexible Purchasing System" holds "fps".
+		const initials = words.map((w) => w[0]!.toLowerCase());
+		for (let i = 0; i < initials.length; i++)
+			for (let j = i + 3; j <= Math.min(initials.length, i + 5); j++) out.add(initials.slice(i, j).join(""));
+	}
+	return [...out];
+}
+
 export function indexOf(g: Grounding): Index {
 	const hit = cache.get(g);
 	if (hit) return hit;
@@ -59,6 +82,8 @@ export function indexOf(g: Grounding): Index {
 			if (/\d/.test(t.word)) tf.set(t.word, (tf.get(t.word) ?? 0) + 1);
 		}
 		for (const t of passage.lead ? tokensOf(passage.lead, g.lang) : []) if (!tf.has(t.stem)) tf.set(t.stem, LEAD_WEIGHT);
+		// "UPS" in a question names "Uninterruptible Power Supply (U.P.S.)" in the notice.
+		for (const a of acronymsOf(passage.text)) if (!tf.has(a)) tf.set(a, 1);
 		for (const t of tf.keys()) {
 			df.set(t, (df.get(t) ?? 0) + 1);
 			vocabulary.add(t);

@@ -152,7 +152,9 @@ function localeWords(lang: TextLanguage): LocaleWords {
 			for (const display of ["long", "short"] as const) {
 				for (const n of [1, 2, 5, 12, 21]) {
 					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
-					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) timeUnits.add(foldOf(stemOf(w, l)));
+					// Romanian writes "21 de zile": the "de" a unit's name carries is no unit of time.
+					for (const p of parts)
+						if (p.type === "unit") for (const w of wordsOf(p.value)) if (!isStopword(w, l)) timeUnits.add(foldOf(stemOf(w, l)));
 				}
 			}
 		}
@@ -160,7 +162,8 @@ function localeWords(lang: TextLanguage): LocaleWords {
 			for (const display of ["long", "short", "narrow"] as const) {
 				for (const n of [1, 2, 5]) {
 					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
-					for (const p of parts) if (p.type === "unit") for (const w of wordsOf(p.value)) measureUnits.add(foldOf(stemOf(w, l)));
+					for (const p of parts)
+						if (p.type === "unit") for (const w of wordsOf(p.value)) if (!isStopword(w, l)) measureUnits.add(foldOf(stemOf(w, l)));
 				}
 			}
 		}
@@ -207,7 +210,27 @@ function localeWords(lang: TextLanguage): LocaleWords {
 		}
 	}
 	// Squared and cubed metres and units of energy the runtime does not name.
-	for (const symbol of ["m2", "m²", "m3", "m³", "km2", "km²", "kwh", "mwh", "gwh", "kw", "mw", "tonn", "tonne", "tonnes", "ton", "tons"])
+	for (const symbol of [
+		"m2",
+		"m²",
+		"m3",
+		"m³",
+		"km2",
+		"km²",
+		"kwh",
+		"mwh",
+		"gwh",
+		"kw",
+		"mw",
+		"kva",
+		"mva",
+		"kv",
+		"tonn",
+		"tonne",
+		"tonnes",
+		"ton",
+		"tons",
+	])
 		measureUnits.add(foldOf(symbol));
 	const out = { months, timeUnits, currencies, measureUnits };
 	localeCache.set(lang, out);
@@ -293,19 +316,22 @@ const COUNT_UNITS = new Set(
 	).split(" "),
 );
 
-/** Small cardinals written as words ("five stages", "kolm korda päevas"); "one" is left out: it is also "a". */
+/**
+ * Small cardinals written as words ("five stages", "kolm korda päevas"), and the words saying there is only one ("un unico
+ * lotto", "a single lot"); "one" itself is left out: it is also "a".
+ */
 const CARDINALS: Partial<Record<TextLanguage, string>> = {
-	en: "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen",
-	no: "to tre fire fem seks sju syv åtte ni ti elleve tolv",
+	en: "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen single",
+	no: "to tre fire fem seks sju syv åtte ni ti elleve tolv eneste",
 	da: "to tre fire fem seks syv otte ni ti elleve tolv",
 	sv: "två tre fyra fem sex sju åtta nio tio elva tolv",
-	de: "zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+	de: "zwei drei vier fünf sechs sieben acht neun zehn elf zwölf einzigen einziges einzige",
 	nl: "twee drie vier vijf zes zeven acht negen tien elf twaalf",
-	fr: "deux trois quatre cinq six sept huit neuf dix onze douze",
-	es: "dos tres cuatro cinco seis siete ocho nueve diez once doce",
-	it: "due tre quattro cinque sei sette otto nove dieci undici dodici",
-	pt: "dois duas três quatro cinco seis sete oito nove dez onze doze",
-	pl: "dwa dwie trzy cztery pięć sześć siedem osiem dziewięć dziesięć",
+	fr: "deux trois quatre cinq six sept huit neuf dix onze douze unique",
+	es: "dos tres cuatro cinco seis siete ocho nueve diez once doce único única",
+	it: "due tre quattro cinque sei sette otto nove dieci undici dodici unico unica",
+	pt: "dois duas três quatro cinco seis sete oito nove dez onze doze único única",
+	pl: "dwa dwie trzy cztery pięć sześć siedem osiem dziewięć dziesięć jedyny jedyna",
 	cs: "dva dvě tři čtyři pět šest sedm osm devět deset",
 	ro: "doi două trei patru cinci șase şase șapte şapte opt nouă zece",
 	el: "δύο τρία τρεις τέσσερα τέσσερις πέντε έξι επτά οκτώ εννέα δέκα",
@@ -369,6 +395,12 @@ function isMeasureUnit(t: Token | undefined, lw: LocaleWords): boolean {
 	return !!t && (lw.measureUnits.has(t.folded) || lw.measureUnits.has(t.stem));
 }
 
+/** A number with its unit written onto it ("10KVA", "18mm", "40m2"). */
+function gluedMeasure(t: Token, lw: LocaleWords): boolean {
+	const m = /^\d+(?:[.,]\d+)?(\p{L}+[23²³]?)$/u.exec(t.word);
+	return !!m && lw.measureUnits.has(foldOf(m[1]!));
+}
+
 function plainNumber(t: Token | undefined): boolean {
 	return !!t && NUMBER.test(t.word) && !YEAR.test(t.word);
 }
@@ -380,6 +412,23 @@ function hasDateWords(tokens: Token[], lw: LocaleWords): boolean {
 		if (near.some((t) => t && (isDay(t.word) || YEAR.test(t.word) || /^\d{2}$/.test(t.word)))) return true;
 	}
 	return false;
+}
+
+/** How many dates a text writes: ISO or numeric ones, and month names beside a day or a year ("august-24", "1 May 2027"). */
+export function datesIn(text: string, lang: TextLanguage): number {
+	const lw = localeWords(lang);
+	const tokens = tokensOf(text, lang);
+	// A numeric date needs a real day and month: "kl. 10.00-12.00" is a time span, not a date.
+	const numeric = [...text.matchAll(/\b(\d{1,2})[./-](\d{1,2})[./-](?:\d{4}|\d{2})\b/g)].filter(
+		(m) => Number(m[1]) >= 1 && Number(m[1]) <= 31 && Number(m[2]) >= 1 && Number(m[2]) <= 12,
+	);
+	let n = (text.match(new RegExp(ISO_DATE.source, "g")) ?? []).length + numeric.length;
+	for (let i = 0; i < tokens.length; i++) {
+		if (!lw.months.has(tokens[i]!.folded)) continue;
+		const near = [tokens[i - 1], tokens[i + 1], tokens[i + 2]];
+		if (near.some((t) => t && (isDay(t.word) || YEAR.test(t.word) || /^\d{2}$/.test(t.word)))) n++;
+	}
+	return n;
 }
 
 function hasMoney(text: string, tokens: Token[], lw: LocaleWords): boolean {
@@ -457,7 +506,19 @@ export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	if (MODEL_RE.test(text)) kinds.add("model");
 	if (hasAddress(text, lang, lw)) kinds.add("address");
 	if (tokens.some((t, i) => plainNumber(t) && isCountUnit(text, tokens[i + 1]))) kinds.add("count");
-	if (tokens.some((t, i) => plainNumber(t) && isMeasureUnit(tokens[i + 1], lw))) kinds.add("measure");
+	// A unit after a number ("25 in", "10 ha") is none where it is also a function word of the text's language: "aged up to
+	// 25 in independent schools" measures nothing. Glued to its number ("10KVA", "18mm") it is a unit whatever it spells.
+	if (
+		tokens.some(
+			(t, i) =>
+				(plainNumber(t) &&
+					isMeasureUnit(tokens[i + 1], lw) &&
+					!isStopword(tokens[i + 1]!.word, lang) &&
+					!isStopword(tokens[i + 1]!.word, "en")) ||
+				gluedMeasure(t, lw),
+		)
+	)
+		kinds.add("measure");
 	if (
 		tokens.some(
 			(t, i) =>

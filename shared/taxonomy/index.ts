@@ -227,6 +227,18 @@ export function toCpv(scheme: Exclude<Scheme, "cpv">, raw: string, minScore?: nu
 	return [];
 }
 
+/**
+ * Every mapped code of a crosswalk with its best CPV candidate (scored at least the crosswalk's threshold): the
+ * source scheme's hierarchy read in CPV, for whoever groups CPV kinds as that scheme files them (umbrella.ts).
+ */
+export function* crosswalkBest(scheme: Exclude<Scheme, "cpv">): Generator<{ code: string; cpv: string; inherited: boolean }> {
+	const cw = crosswalk(scheme);
+	for (const [code, m] of cw.map) {
+		const best = m.hits[0];
+		if (best && best[1] >= cw.minScore) yield { code, cpv: best[0], inherited: m.inherited };
+	}
+}
+
 /** Source codes whose mapping lands on this CPV code or below it (the reverse of toCpv, for notices coded in CPV). */
 export function fromCpv(scheme: Exclude<Scheme, "cpv">, raw: string, minScore?: number): string[] {
 	const code = canonical("cpv", raw);

@@ -2,8 +2,8 @@
 // those languages to CPV codes (issue 16, item 3). A notice in German that buys "Laborzentrifugen"
 // and a catalog that sells "refrigerated microcentrifuges" in English land on the same codes.
 // Labels are matched by their stems (shared/text), weighted by how rare each stem is among labels.
-import { foldOf, isStopword, stemOf, termsOf, type TextLanguage, wordsOf } from "../text/index.ts";
-import { cpvEntries, type Language } from "./index.ts";
+import { foldOf, isStopword, purposeSplit, stemOf, termsOf, type TextLanguage, wordsOf } from "../text/index.ts";
+import { cpvEntries, cpvLabels, type Language } from "./index.ts";
 
 export interface LabelHit {
 	/** CPV code, 8 digits without check digit. */
@@ -24,6 +24,29 @@ interface LabelEntry {
 	total: number;
 	/** A service or works label (CPV divisions 45 and 50-98). */
 	service: boolean;
+	/** One of the kinds a label lists ("laboratory equipments" of "Laboratory, optical and precision equipments"), not the label whole. */
+	listed?: boolean;
+	/** The stems before the label's purpose preposition, when it has one: what it is, not what it is for. */
+	kindStems?: Set<string>;
+}
+
+/**
+ * The kinds a label lists before one shared head: "Laboratory, optical and precision equipments" lists laboratory
+ * equipments, optical equipments and precision equipments; "Estate and saloon cars" estate cars. Only a list of
+ * single words before a last item of several ("Microphones and loudspeakers" lists no shared head), each word put
+ * in place of the last item's first word ("Television and audio-visual equipment": television equipment).
+ */
+export function enumeratedKinds(label: string, lang: Language): string[][] {
+	const parts = label
+		.split(/,\s*|\s+(?:and|or|und|oder|et|ou|y|o|e|og|eller|och|i|lub|oraz)\s+/i)
+		.map((p) => p.trim())
+		.filter(Boolean);
+	if (parts.length < 2) return [];
+	const last = parts.at(-1) ?? "";
+	const rest = last.split(/\s+/).slice(1).join(" ");
+	const t = (x: string) => termsOf(x, lang as TextLanguage).filter((w) => !/^\d+$/.test(w));
+	if (t(rest).length === 0 || t(last).length < 2 || !parts.slice(0, -1).every((p) => !/\s/.test(p) && t(p).length === 1)) return [];
+	return parts.slice(0, -1).map((p) => [...new Set(t(`${p} ${rest}`))]);
 }
 
 interface LabelIndex {
@@ -81,11 +104,20 @@ function build(lang: Language): LabelIndex {
 		const stems = [...new Set(termsOf(labelCore(label), lang as TextLanguage))].filter((s) => !/^\d+$/.test(s));
 		if (stems.length === 0) continue;
 		const division = Number(e.code.slice(0, 2));
-		entries.push({ code: e.code, stems, total: 0, service: division === 45 || division >= 50 });
+		// What a label names before its purpose preposition is its kind ("Programvara för upphandling" is software).
+		const split = purposeSplit(labelCore(label), lang as TextLanguage);
+		const kindStems = split ? new Set(termsOf(split.head, lang as TextLanguage)) : undefined;
+		entries.push({ code: e.code, stems, total: 0, service: division === 45 || division >= 50, kindStems });
 		for (const s of stems) df.set(s, (df.get(s) ?? 0) + 1);
 	}
 	const idf = new Map<string, number>();
 	for (const [s, n] of df) idf.set(s, Math.log(1 + entries.length / n));
+	// A label that lists kinds of one head ("Laboratory, optical and precision equipments") names each of them too:
+	// "laboratory equipment" is that label's, though it holds half its words. The rarity of words stays the labels' own.
+	for (const e of [...entries]) {
+		const label = cpvLabels(e.code)?.[lang];
+		for (const alt of label ? enumeratedKinds(labelCore(label), lang) : []) entries.push({ ...e, stems: alt, total: 0, listed: true });
+	}
 	const postings = new Map<string, number[]>();
 	const compoundTails = new Set<string>();
 	entries.forEach((e, i) => {
@@ -98,7 +130,7 @@ function build(lang: Language): LabelIndex {
 		}
 	});
 	const serviceCount = new Map<string, number>();
-	for (const e of entries) if (e.service) for (const s of e.stems) serviceCount.set(s, (serviceCount.get(s) ?? 0) + 1);
+	for (const e of entries) if (e.service && !e.listed) for (const s of e.stems) serviceCount.set(s, (serviceCount.get(s) ?? 0) + 1);
 	const serviceWords = new Set<string>();
 	for (const [s, n] of serviceCount) if (n >= SERVICE_WORD_MIN_LABELS && n >= SERVICE_WORD_SHARE * (df.get(s) ?? n)) serviceWords.add(s);
 	// A word of the labels' own stays itself ("com" of "command" is no acronym).
@@ -186,6 +218,9 @@ export function cpvCodesForStems(
 			if (required !== null && !matched.some((x) => required.has(x))) continue;
 			// A service label needs a word of the text that says service: "port management services" is not "24-port managed switches".
 			if (e.service && !matched.some((x) => idx.serviceWords.has(x))) continue;
+			// A text that names only what a label's goods are for names another kind: "Upphandling" (procurement) is no
+			// "Programvara för upphandling", "vehicles" no "Tyres for vehicles".
+			if (e.kindStems && !matched.some((x) => e.kindStems?.has(x))) continue;
 			// One short word ("av", "mal", "it", "in") is a coincidence across languages, not a kind of goods.
 			if (matched.length < 2 && !matched.some((x) => x.length >= MIN_LONE_STEM)) continue;
 			const weight = matched.reduce((sum, x) => sum + (idx.idf.get(x) ?? 0), 0);
@@ -193,6 +228,13 @@ export function cpvCodesForStems(
 			if (coverage >= minCoverage && weight >= minWeight) hits.push({ code: e.code, coverage, weight, matched });
 		}
 	}
+	// A label and a kind it lists are one code: the better reading stands.
+	const byCode = new Map<string, LabelHit>();
+	for (const h of hits) {
+		const prev = byCode.get(h.code);
+		if (!prev || h.coverage * h.weight > prev.coverage * prev.weight) byCode.set(h.code, h);
+	}
+	hits.splice(0, hits.length, ...byCode.values());
 	// The same words naming kinds in several divisions ("switches": electrical, network, medical) are ambiguous.
 	const divisions = new Map<string, Set<string>>();
 	for (const h of hits) {
@@ -325,11 +367,52 @@ function labelHeadCodes(stem: string): string[] {
 			const head = termsOf(labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "", "en")
 				.filter((t) => !/\d/.test(t))
 				.at(-1);
-			if (head) m.set(head, [...(m.get(head) ?? []), e.code]);
+			if (head) {
+				m.set(head, [...(m.get(head) ?? []), e.code]);
+				headOfCode.set(e.code, head);
+				// The head as the label writes it: the last word before any "for" that is no figure.
+				const word = (labelCore(e.labels.en).split(/\bfor\b/i)[0] ?? "")
+					.toLowerCase()
+					.split(/[^\p{L}]+/u)
+					.filter(Boolean)
+					.at(-1);
+				if (word) headWords.set(head, (headWords.get(head) ?? new Set()).add(word));
+			}
 		}
 		headKinds = m;
 	}
 	return headKinds.get(stem) ?? (stem.endsWith("s") ? headKinds.get(`${stem}e`) : undefined) ?? [];
+}
+
+const headOfCode = new Map<string, string>();
+const headWords = new Map<string, Set<string>>();
+
+/**
+ * Whether a word is written as the labels write the head noun its stem stands for, in the singular or the
+ * plural: "COMPUTERS" and "computer" are the labels' "computers", "Computing" (the activity) is not, though
+ * Snowball gives both "comput".
+ */
+export function writtenAsHead(word: string, stem: string): boolean {
+	labelHeadCodes("");
+	const forms = headWords.get(stem) ?? (stem.endsWith("s") ? headWords.get(`${stem}e`) : undefined);
+	if (!forms) return false;
+	const w = word.toLowerCase();
+	return forms.has(w) || forms.has(`${w}s`) || forms.has(`${w}es`) || forms.has(w.replace(/s$/, "")) || forms.has(w.replace(/es$/, ""));
+}
+
+/** A head noun that heads this many goods labels names a class of goods, not a kind ("equipment", "apparatus", "instruments", "vehicles"). */
+const CLASS_NOUN_MIN_LABELS = 45;
+
+/** Whether an English stem is such a class noun. */
+export function isClassNoun(stem: string): boolean {
+	return labelHeadCodes(stem).length >= CLASS_NOUN_MIN_LABELS;
+}
+
+/** A goods code's English head noun (its label's last word before any "for") and how many goods labels it heads. */
+export function labelHeadCount(code: string): { stem: string; labels: number } | null {
+	labelHeadCodes("");
+	const stem = headOfCode.get(code);
+	return stem === undefined ? null : { stem, labels: labelHeadCodes(stem).length };
 }
 
 /**
@@ -384,13 +467,69 @@ let headKinds: Map<string, string[]> | null = null;
 export function kindOfHeadNoun(stem: string): { code: string; labels: number } | null {
 	const codes = labelHeadCodes(stem);
 	if (codes.length < HEAD_KIND_MIN_LABELS) return null;
-	for (let l = 5; l >= 4; l--) {
+	for (let l = 5; l >= 3; l--) {
 		const counts = new Map<string, number>();
 		for (const c of codes) counts.set(c.slice(0, l), (counts.get(c.slice(0, l)) ?? 0) + 1);
 		const [prefix, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
-		if (n >= HEAD_KIND_SHARE * codes.length && n >= HEAD_KIND_MIN_LABELS) return { code: prefix.padEnd(8, "0"), labels: n };
+		// A group (3 digits) is many kinds: only a class noun that heads many labels, most of them in one group, names it
+		// ("vehicles": 37 of 55 labels are motor vehicles; "buses" are buses and coaches, a category).
+		const enough = l >= 4 ? n >= HEAD_KIND_SHARE * codes.length : n >= HEAD_GROUP_SHARE * codes.length && n >= HEAD_GROUP_MIN_LABELS;
+		if (enough && n >= HEAD_KIND_MIN_LABELS) return { code: prefix.padEnd(8, "0"), labels: n };
 	}
 	return null;
+}
+
+/** Share of a class noun's headed labels one group must hold for the bare noun to name that group. */
+const HEAD_GROUP_SHARE = 0.65;
+/** Least headed labels for a bare noun to name a whole group. */
+const HEAD_GROUP_MIN_LABELS = 20;
+
+/** Least labels holding a word, and the share whose English head is one noun, for the word to name that noun. */
+const ALIGN_MIN_LABELS = 3;
+const ALIGN_SHARE = 0.5;
+const aligned = new Map<string, string | null>();
+
+/**
+ * The English head noun a word of another language names, read from the labels that hold it as what they
+ * are (before their purpose preposition): "Fahrzeuge", "vehículos", "pojazdy" are held mostly by labels whose
+ * English label is headed by "vehicles". The CPV's labels are one text in 24 languages: what a word heads
+ * in one, its translation heads in English. Null when no English head has half of those labels.
+ */
+export function englishHeadOf(stem: string, lang: Language): string | null {
+	if (lang === "en") return labelHeadCodes(stem).length > 0 ? stem : null;
+	const key = `${lang}:${stem}`;
+	const known = aligned.get(key);
+	if (known !== undefined) return known;
+	labelHeadCodes("");
+	const idx = indexFor(lang);
+	const tails = new Set(expand(stem, idx, false).length > 0 ? expand(stem, idx, false) : expand(stem, idx));
+	const heads = new Map<string, number>();
+	let total = 0;
+	for (const t of tails)
+		for (const i of idx.postings.get(t) ?? []) {
+			const e = idx.entries[i];
+			if (!e || e.service || e.listed) continue;
+			const label = cpvLabelOf(e.code, lang);
+			const kindPart = purposeSplit(label, lang as TextLanguage)?.head ?? label;
+			if (!termsOf(labelCore(kindPart), lang as TextLanguage).some((x) => x === t || (x.endsWith(t) && t.length >= COMPOUND_TAIL_MIN)))
+				continue;
+			total++;
+			const h = headOfCode.get(e.code);
+			if (h) heads.set(h, (heads.get(h) ?? 0) + 1);
+		}
+	const [head, n] = [...heads.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? ["", 0];
+	const out = total >= ALIGN_MIN_LABELS && n >= ALIGN_SHARE * total ? head : null;
+	aligned.set(key, out);
+	return out;
+}
+
+let labelsByCode: Map<string, Partial<Record<Language, string>>> | null = null;
+function cpvLabelOf(code: string, lang: Language): string {
+	if (!labelsByCode) {
+		labelsByCode = new Map();
+		for (const e of cpvEntries()) labelsByCode.set(e.code, e.labels);
+	}
+	return labelsByCode.get(code)?.[lang] ?? "";
 }
 
 /** Least length of a stem read as the beginning of a longer label stem ("dialys" of "dialyser" for "dialysi" of "dialysis"). */
@@ -447,7 +586,7 @@ export function labelsHoldingHead(head: string, textStems: Iterable<string>): He
 	for (const h of heads)
 		for (const i of idx.postings.get(h) ?? []) {
 			const e = idx.entries[i];
-			if (!e || e.service || seen.has(i)) continue;
+			if (!e || e.service || e.listed || seen.has(i)) continue;
 			seen.add(i);
 			const matched = e.stems.filter((x) => found.has(x));
 			const weight = matched.reduce((sum, x) => sum + (idx.idf.get(x) ?? 0), 0);

@@ -16,6 +16,7 @@ import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "
 import {
 	cpvCodesForStems,
 	cpvCodesForText,
+	englishHeadOf,
 	goodsDivision,
 	goodsDivisionsOfStem,
 	headStems,
@@ -24,7 +25,9 @@ import {
 	labelsHoldingHead,
 	type LabelHit,
 	labelWordWeight,
+	writtenAsHead,
 } from "../../../shared/taxonomy/label-index.ts";
+import { coveringMember, umbrellaMembers, umbrellasCovering } from "../../../shared/taxonomy/umbrella.ts";
 import { type CatalogContext, NO_CONTEXT } from "./catalog-context.ts";
 import { type Code, parseCode } from "./codes.ts";
 import type { NoticeView, ProductView } from "./types.ts";
@@ -124,10 +127,23 @@ function inLabelLanguage(text: string, lang: TextLanguage, langs: readonly CpvLa
  * that spelling where a label does use it.
  */
 function danishSpelling(word: string, langs: readonly CpvLanguage[]): string {
-	if (!/s[eiy]/.test(word) || langs.some((l) => isLabelWord(word, l))) return word;
-	const c = word.replace(/s(?=[eiy])/g, "c");
-	return langs.some((l) => isLabelWord(c, l)) ? c : word;
+	if (!NORWEGIAN_SPELLING.some(([from]) => word.search(from) >= 0) || langs.some((l) => isLabelWord(word, l))) return word;
+	for (let i = 1; i < 1 << NORWEGIAN_SPELLING.length; i++) {
+		const c = NORWEGIAN_SPELLING.reduce((w, [from, to], k) => (i & (1 << k) ? w.replace(from, to) : w), word);
+		if (c !== word && langs.some((l) => isLabelWord(c, l))) return c;
+	}
+	return word;
 }
+
+/**
+ * Where Norwegian spelling parts from Danish (the labels' neighbour language) in the words of goods: loanwords
+ * with "s" for "c" ("sykler", "sentrifuge"), "kj" for "k" and "øy" for "øj" ("kjøretøy": Danish "køretøj").
+ */
+const NORWEGIAN_SPELLING: readonly [RegExp, string][] = [
+	[/s(?=[eiy])/g, "c"],
+	[/kj/g, "k"],
+	[/øy/g, "øj"],
+];
 
 /**
  * The readings a text's words are not better explained by: the same words read as a label they name only
@@ -456,14 +472,58 @@ const TITLE_CONFIDENCE = 0.9;
 /** A bare head noun reads as the kind its labels share, as surely as one word reads a label. */
 const HEAD_KIND_CONFIDENCE = TITLE_CONFIDENCE * LONE_WORD_SHARE;
 
+/** A short line up to its purpose preposition ("Reifen für Fahrzeuge": "Reifen"); a long one (a list of lots) whole. */
+function beforePurpose(text: string, lang: TextLanguage): string {
+	return text.split(/\s+/).length <= PURPOSE_LINE_WORDS ? (purposeSplit(text, lang)?.head ?? text) : text;
+}
+
+/**
+ * A title in another language that names no label but holds a word that labels hold mostly where their
+ * English label is headed by one noun ("Lieferung von Fahrzeugen": "vehicles"; "Adquisición de vehículos"):
+ * the kind that English noun names, read as `fromHeadNoun` reads it. Only a title whose words name one such kind.
+ */
+function fromAlignedNoun(title: string, lang: TextLanguage, langs: CpvLanguage[]): Concept[] {
+	for (const l of langs) {
+		// Any letters: Danish and Swedish stems keep their "ø", "å" ("køretøj").
+		const words = termsOf(inLabelLanguage(beforePurpose(title.replace(/\([^)]*\)/g, " "), lang), lang, langs), l as TextLanguage).filter(
+			(t) => /^\p{L}{3,}$/u.test(t) && labelWordWeight(t, l) >= HEAD_MIN_WEIGHT,
+		);
+		const kinds = new Map<string, { head: string; word: string; code: string }>();
+		for (const w of words) {
+			const head = englishHeadOf(w, l);
+			const kind = head === null ? null : kindOfHeadNoun(head);
+			if (head !== null && kind) kinds.set(kind.code, { head, word: w, code: kind.code });
+		}
+		if (kinds.size !== 1) continue;
+		const [k] = [...kinds.values()];
+		if (!k) continue;
+		const only = words.every((t) => t === k.word);
+		return [
+			{
+				code: k.code,
+				depth: cpvDepth(k.code),
+				source: "title",
+				confidence: only ? TITLE_CONFIDENCE : HEAD_KIND_CONFIDENCE,
+				from: `"${k.word}" (as "${k.head}": the kind its labels share)`,
+			},
+		];
+	}
+	return [];
+}
+
 /**
  * An English title that names no label but ends in a noun many labels end in ("NMSO - COMPUTERS",
  * "Batteries"): the kind those labels share, as a group or class the notice buys any of.
  */
 function fromHeadNoun(title: string): Concept[] {
-	const head = headOf(title.replace(/\([^)]*\)/g, " "));
+	// The head is what the title names before its purpose ("Tyres for vehicles" names tyres).
+	const lead = beforePurpose(title.replace(/\([^)]*\)/g, " "), "en");
+	const head = headOf(lead);
 	const kind = head === undefined ? null : kindOfHeadNoun(head);
-	if (!kind) return [];
+	if (!kind || head === undefined) return [];
+	// Written as the labels write that noun: "Mobile Computing" (an activity) is not "computers", though both stem "comput".
+	const word = wordsOf(lead).findLast((w) => termsOf(w, "en")[0] === head);
+	if (word !== undefined && !writtenAsHead(word, head)) return [];
 	// A title that is nothing but the noun ("NMSO - COMPUTERS") buys that kind as surely as a title names a label; one
 	// that qualifies it with other words ("High Performance Computing") buys some of it.
 	const only = labelTermsOf(title).every((t) => t === head);
@@ -528,7 +588,8 @@ export function noticeConcepts(n: NoticeView, codes: readonly Code[], lang: Text
 	const langs = labelLanguages(lang);
 	const title = fromLine(n.title, lang, langs, "title", TITLE_CONFIDENCE, 3);
 	out.push(...title);
-	if (lang === "en" && !title.some((c) => c.confidence >= SETTLING_CONFIDENCE)) out.push(...fromHeadNoun(n.title));
+	if (!title.some((c) => c.confidence >= SETTLING_CONFIDENCE))
+		out.push(...(lang === "en" ? fromHeadNoun(n.title) : fromAlignedNoun(n.title, lang, langs)));
 	const read = new Set<string>();
 	for (const item of n.items.slice(0, MAX_ITEMS)) {
 		const text = item.description.trim();
@@ -637,6 +698,8 @@ export interface ConceptAgreement {
 	contains: boolean;
 	/** depth and containment scaled by both confidences, 0..1. */
 	strength: number;
+	/** When the notice's concept is a class label that covers the product's kind in another CPV branch: that kind (umbrella.ts). */
+	member?: string;
 }
 
 // How much a shared prefix of this many CPV digits says about "the same kind of goods".
@@ -671,10 +734,37 @@ export function containmentStrength(prefix: string): number {
 	return Math.min(1, BREADTH_FULL - BREADTH_PER_DOUBLING * Math.log2(Math.max(1, cpvBreadth(prefix) / BREADTH_UNIT)));
 }
 
+/** A kind a notice's class label covers in another CPV branch (umbrella.ts) is bought as surely as its own, nearly. */
+const UMBRELLA_SHARE = 0.9;
+
+/**
+ * The notice names a class of goods whose kinds UNSPSC files together across CPV branches ("audio-visual
+ * equipment": microphones, loudspeakers, projectors): the product is one of them. As surely as the class is
+ * narrow (its members counted as CPV codes under a group are), times UMBRELLA_SHARE.
+ */
+function umbrellaAgreement(p: Concept, n: Concept): ConceptAgreement | null {
+	const member = coveringMember(n.code, p.code);
+	if (member === undefined) return null;
+	const breadth = umbrellaMembers(n.code).size + 1;
+	const base = Math.min(1, BREADTH_FULL - BREADTH_PER_DOUBLING * Math.log2(Math.max(1, breadth / BREADTH_UNIT)));
+	return {
+		product: p,
+		notice: n,
+		depth: Math.max(SETTLING_DEPTH, sharedDigits(p.code, n.code)),
+		contains: true,
+		strength: UMBRELLA_SHARE * base * p.confidence * n.confidence,
+		member,
+	};
+}
+
 export function agreementOf(p: Concept, n: Concept): ConceptAgreement | null {
 	const max = Math.min(p.depth, n.depth);
 	let d = 0;
 	while (d < max && p.code[d] === n.code[d]) d++;
+	if (d < n.depth) {
+		const u = umbrellaAgreement(p, n);
+		if (u) return u;
+	}
 	if (d < 2) return null;
 	const contains = d === n.depth && n.depth >= 3;
 	const depthStrength = DEPTH_STRENGTH[d] ?? 0;
@@ -703,4 +793,14 @@ export function conceptKeys(c: Concept): string[] {
 	const out: string[] = [];
 	for (let l = 3; l <= Math.min(5, c.depth); l++) out.push(`k:${c.code.slice(0, l)}`);
 	return out;
+}
+
+/** Stage-1 keys of a product's concept under the class labels that cover it in other CPV branches ("u:32321200" for a microphone). */
+export function coveredKeys(c: Concept): string[] {
+	return umbrellasCovering(c.code).map((u) => `u:${u}`);
+}
+
+/** The stage-1 key a notice's concept probes with when it is a class label covering kinds in other CPV branches. */
+export function umbrellaKeys(c: Concept): string[] {
+	return umbrellaMembers(c.code).size > 0 ? [`u:${c.code}`] : [];
 }

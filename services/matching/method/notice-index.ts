@@ -1,5 +1,5 @@
 import { indexPrefixes } from "./codes.ts";
-import { conceptKeys } from "./concepts.ts";
+import { conceptKeys, coveredKeys, umbrellaKeys } from "./concepts.ts";
 import { modelLikeRuns } from "./model-number.ts";
 import { noticeProfile } from "./notice-profile.ts";
 import { PostingIndex } from "./postings.ts";
@@ -56,7 +56,7 @@ export class NoticeIndex {
 			for (const r of modelLikeRuns(tokenize(seg.text))) keys.add(`r:${r}`);
 		}
 		for (const c of n.codes) for (const prefix of indexPrefixes(c)) keys.add(`c:${prefix}`);
-		for (const c of n.concepts) for (const k of conceptKeys(c)) keys.add(k);
+		for (const c of n.concepts) for (const k of [...conceptKeys(c), ...umbrellaKeys(c)]) keys.add(k);
 		this.index.put(notice.noticeId, notice, keys);
 	}
 
@@ -84,7 +84,7 @@ export class NoticeIndex {
 				put(`d:${a}`, NOTICE_KEY_WEIGHTS.oem);
 			}
 		for (const c of p.codes) for (const prefix of indexPrefixes(c)) put(`c:${prefix}`, codeWeight(prefix));
-		for (const c of p.concepts) for (const k of conceptKeys(c)) put(k, NOTICE_KEY_WEIGHTS.concept);
+		for (const c of p.concepts) for (const k of [...conceptKeys(c), ...coveredKeys(c)]) put(k, NOTICE_KEY_WEIGHTS.concept);
 		// A broad CPV group ("computer equipment") is held by a large share of notices; narrower ones decide.
 		const conceptCap = Math.max(200, Math.floor(this.index.size * this.options.maxConceptShare));
 		const cap = Math.max(1000, Math.floor(this.index.size * this.options.maxWordShare));
@@ -93,7 +93,11 @@ export class NoticeIndex {
 				limit,
 				minScore: this.options.minRetrieval,
 				maxList: (key) =>
-					key.startsWith("k:") ? conceptCap : key.startsWith("t:") || key.startsWith("d:") ? cap : Number.POSITIVE_INFINITY,
+					key.startsWith("k:") || key.startsWith("u:")
+						? conceptCap
+						: key.startsWith("t:") || key.startsWith("d:")
+							? cap
+							: Number.POSITIVE_INFINITY,
 			})
 			.map((g) => ({ notice: g.doc, retrieval: g.score }));
 	}

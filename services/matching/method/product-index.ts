@@ -1,5 +1,5 @@
 import { indexPrefixes } from "./codes.ts";
-import { conceptKeys } from "./concepts.ts";
+import { conceptKeys, coveredKeys, umbrellaKeys } from "./concepts.ts";
 import { noticeProfile } from "./notice-profile.ts";
 import { CatalogKinds, registerCatalog } from "./catalog-context.ts";
 import { PostingIndex } from "./postings.ts";
@@ -78,7 +78,7 @@ export class ProductIndex {
 		// The other words of the name order candidates that share the head noun.
 		for (const w of p.nameWords) keys.push(`w:${w}`);
 		for (const c of p.codes) for (const prefix of indexPrefixes(c)) keys.push(`c:${prefix}`);
-		for (const c of p.concepts) keys.push(...conceptKeys(c));
+		for (const c of p.concepts) keys.push(...conceptKeys(c), ...coveredKeys(c));
 		this.index.put(product.productId, product, keys);
 	}
 
@@ -118,7 +118,7 @@ export class ProductIndex {
 			}
 		}
 		for (const c of n.codes) for (const prefix of indexPrefixes(c)) put(`c:${prefix}`, codeWeight(prefix));
-		for (const c of n.concepts) for (const k of conceptKeys(c)) put(k, PRODUCT_KEY_WEIGHTS.concept);
+		for (const c of n.concepts) for (const k of [...conceptKeys(c), ...umbrellaKeys(c)]) put(k, PRODUCT_KEY_WEIGHTS.concept);
 		return this.index.gather(probes, { limit, minScore: this.options.minRetrieval }).map((g) => ({ product: g.doc, retrieval: g.score }));
 	}
 }

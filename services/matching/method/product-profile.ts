@@ -7,6 +7,7 @@ import { type Quantity, extractQuantities } from "./spec-numbers.ts";
 import { GENERIC, STOPWORDS, analyze, hasDigit, normalizeText, rawTokens, stem, stemSet } from "./text.ts";
 import type { ProductView } from "./types.ts";
 import { abbreviationsEndingWith } from "./vocabulary.ts";
+import { headedDivisions, isClassNoun, labelWordWeight } from "../../../shared/taxonomy/label-index.ts";
 
 // Everything the method reads from one product, computed once: the names its maker goes by,
 // its model keys and product-line identifiers, the kind of thing it is (head noun of its name,
@@ -125,6 +126,18 @@ export function buildProductProfile(view: ProductView, context?: CatalogContext)
 	const heads = new Set<string>();
 	if (nameHead) heads.add(nameHead);
 	if (descHead && !NON_HEAD.has(descHead) && nameSeq.has(descHead)) heads.add(descHead);
+	// A name that ends in a trim or feature word ("Corolla ... Hybrid Active", "RAV4 ... AWD-i") says what the product is in its
+	// description ("Estate car", "Plug-in hybrid SUV"): where the name's head heads no goods label, the description's head
+	// (before any "in", "of" phrase) counts too, if it heads goods labels or is no label word at all (a kind the labels lack).
+	const fallback = view.description
+		? typeWords(firstClause(view.description, false).split(/\s(?:in|on|of|per)\s/i)[0] ?? "", oem, modelTokens).at(-1)
+		: undefined;
+	if (nameHead && fallback && !heads.has(fallback) && !NON_HEAD.has(fallback) && headedDivisions(nameHead).size === 0) {
+		// Not a class noun ("instrument", "system": what many kinds are), and a word the labels lack only as an acronym ("SUV", not "Bosch").
+		const acronyms = new Set((view.description?.match(/\b[A-Z]{2,}s?\b/g) ?? []).map((w) => stem(w.toLowerCase())));
+		const kind = headedDivisions(fallback).size > 0 ? !isClassNoun(fallback) : labelWordWeight(fallback) === 0 && acronyms.has(fallback);
+		if (kind) heads.add(fallback);
+	}
 
 	const specText = view.specs.map((s) => `${s.key.replace(/[_.]/g, " ")} ${s.value}`).join("; ");
 	const fullText = [view.name, view.description ?? "", specText].join("\n");

@@ -442,7 +442,9 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 		add(
 			"concept_agreement",
 			conceptPoints - (codes?.points ?? 0),
-			`CPV ${concept.depth} digits agree${concept.contains ? " (the notice's kind includes the product)" : ""}: ` +
+			(concept.member
+				? `the notice's class of goods covers the product's kind (CPV ${concept.member}, filed under it by UNSPSC): `
+				: `CPV ${concept.depth} digits agree${concept.contains ? " (the notice's kind includes the product)" : ""}: `) +
 				`product ${concept.product.code} from ${concept.product.from}, notice ${concept.notice.code} from ${concept.notice.from}`,
 		);
 		matchedCodes.push(`CPV:${concept.notice.code}`);

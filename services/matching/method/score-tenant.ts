@@ -1,5 +1,5 @@
 import { goodsDivision } from "../../../shared/taxonomy/label-index.ts";
-import { containmentStrength, cpvDepth } from "./concepts.ts";
+import { containmentStrength, cpvDepth, sharedDigits } from "./concepts.ts";
 import { noticeProfile, segmentRuns } from "./notice-profile.ts";
 import { productProfile } from "./product-profile.ts";
 import { scorePair } from "./score-pair.ts";
@@ -42,6 +42,9 @@ function sameLine(a: string, b: string): boolean {
 /** A notice's kind this broad (containment strength, see concepts.ts: about 200 CPV codes under it) is an umbrella. */
 const UMBRELLA_BELOW = 0.85;
 
+/** CPV digits of a class: readings that share them with the kind bought name the same field. */
+const SAME_CLASS = 4;
+
 /** A reading of the notice's words sure enough to say what it buys. */
 const WORD_READING_MIN = 0.5;
 
@@ -61,7 +64,8 @@ function furtherKinds(notice: NoticeView, best: PairScore, pairs: readonly PairS
 	const words = noticeProfile(notice).concepts.filter(
 		(c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= WORD_READING_MIN && goodsDivision(c.code),
 	);
-	if (words.some((w) => !(sameLine(w.code, whole) && w.depth <= cpvDepth(whole)))) return [];
+	// A reading in the kind's own CPV class is the same field read less fully ("audio-visual materials" of "audio-visual equipment").
+	if (words.some((w) => !(sameLine(w.code, whole) && w.depth <= cpvDepth(whole)) && sharedDigits(w.code, whole) < SAME_CLASS)) return [];
 	const kinds = [best.containedKind.product];
 	for (const pair of pairs) {
 		const kind = pair.containedKind;

@@ -167,20 +167,25 @@ export async function reconsiderRules(
 	labels: ReadonlyMap<string, Feature>,
 ): Promise<Reconsidered> {
 	const out: Reconsidered = { toRescore: [], created: 0, updated: 0, skipped: [] };
-	const counts: CompanyCounts = {
-		active: await m.rules.countDocuments({ tenant_id: tenantId, active: true }),
-		total: await m.rules.countDocuments({ tenant_id: tenantId }),
-	};
-	for (const id of [...new Set(ids)].sort()) {
-		const bar = id.indexOf("|");
-		const type = id.slice(0, bar) as RuleType;
-		const key = id.slice(bar + 1);
-		const docs = await m.evidence
-			.find({ tenant_id: tenantId, features: id }, { polarity: 1, verdict: 1, features: 1 })
-			.lean<EvidenceDoc[]>();
+	const unique = [...new Set(ids)].sort();
+	const split = (id: string) => ({ type: id.slice(0, id.indexOf("|")) as RuleType, key: id.slice(id.indexOf("|") + 1) });
+	// One read of each kind for every feature of the verdict (a verdict has a dozen), not two per feature.
+	const [active, total, evidence, stored] = await Promise.all([
+		m.rules.countDocuments({ tenant_id: tenantId, active: true }),
+		m.rules.countDocuments({ tenant_id: tenantId }),
+		m.evidence.find({ tenant_id: tenantId, features: { $in: unique } }, { polarity: 1, verdict: 1, features: 1 }).lean<EvidenceDoc[]>(),
+		m.rules.find({ tenant_id: tenantId, key: { $in: [...new Set(unique.map((id) => split(id).key))] } }).lean<RuleDoc[]>(),
+	]);
+	const counts: CompanyCounts = { active, total };
+	const ruleOf = new Map(stored.map((r) => [`${r.rule_type}|${r.key}`, r]));
+	for (const id of unique) {
+		const { type, key } = split(id);
+		const docs = evidence.filter((d) => d.features.includes(id));
 		const t = tally(docs);
 		for (let attempt = 0; attempt < 2; attempt++) {
-			const existing = await m.rules.findOne({ tenant_id: tenantId, rule_type: type, key }).lean<RuleDoc>();
+			// The first attempt decides on the rule as read above; a retry reads what another writer stored meanwhile.
+			const existing =
+				attempt === 0 ? (ruleOf.get(id) ?? null) : await m.rules.findOne({ tenant_id: tenantId, rule_type: type, key }).lean<RuleDoc>();
 			const label = existing?.label ?? labels.get(id)?.label ?? key;
 			const state = existing
 				? {

@@ -8,6 +8,7 @@ import { productConcepts } from "../../../services/matching/method/concepts.ts";
 import { ProductIndex } from "../../../services/matching/method/product-index.ts";
 import { productProfile } from "../../../services/matching/method/product-profile.ts";
 import type { ProductView } from "../../../services/matching/method/types.ts";
+import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import { notice, product } from "./fixtures.ts";
 
 const uncoded = (name: string, description = "", extra: Partial<ProductView> = {}) =>
@@ -150,5 +151,31 @@ describe("the catalog settles what a product's words leave open", () => {
 		const harbour = (p: ProductView) => at(productProfile(p).concepts, "3493");
 		expect(harbour(alone)).toBeGreaterThan(0);
 		expect(harbour(inCatalog)).toBeLessThan(harbour(alone));
+	});
+});
+
+describe("a name that ends in a trim or feature word", () => {
+	const car = (name: string, description: string) =>
+		product({ oemName: "Toyota", name, model: null, description, commodityCodes: [], specs: [] });
+
+	it("takes the description's head as well, when the name's head heads no goods label", () => {
+		expect(
+			productProfile(car("Toyota Corolla Touring Sports 1.8 Hybrid Active", "Estate car for pool and service fleets.")).heads,
+		).toContain("car");
+		// A kind the labels lack counts when the description writes it as an acronym.
+		const suv = car("Toyota RAV4 2.5 Plug-in Hybrid AWD-i", "Plug-in hybrid SUV with 75 km electric range.");
+		expect(productProfile(suv).heads).toContain("suv");
+		const r = scorePair(suv, notice({ title: "Supply of one SUV", description: "", items: [], categories: [] }));
+		expect(r.rationale.map((e) => e.feature)).toContain("product_type_overlap");
+	});
+
+	it("leaves a name that says its kind be, and takes no class noun, brand or packaging from the description", () => {
+		expect(productProfile(car("Steelcase Series 2 task chair", "Ergonomic office task stool.")).heads).toEqual(["chair"]);
+		const pcr = car("QuantStudio 5 Real-Time PCR System, 96-well", "Real-time PCR instrument for gene expression.");
+		expect(productProfile(pcr).heads).not.toContain("instrument");
+		const bike = car("Charger4 GT vario e-bike", "Bosch Performance Line CX touring e-bike for commuting.");
+		expect(productProfile(bike).heads).not.toContain("bosch");
+		const tips = car("epT.I.P.S. Standard pipette tips, 50-1000 µL", "Pipette tips in bags, PCR clean.");
+		expect(productProfile(tips).heads).not.toContain("bag");
 	});
 });
