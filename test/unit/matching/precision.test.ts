@@ -286,16 +286,7 @@ describe("a code the publisher filed beside the purchase", () => {
 });
 
 describe("a kind read from one word of the product, in a trade its company is not in", () => {
-	const freezer = (tenantId: string) =>
-		product({
-			tenantId,
-			oemName: "Thermo Fisher",
-			name: "Thermo Scientific TSX Series -80 °C ultra-low temperature freezer, 570 L",
-			model: "TSX70086V",
-			description: "Upright ultra-low temperature freezer for sample storage.",
-			commodityCodes: [],
-			specs: [],
-		});
+	const freezer = (tenantId: string) => ({ ...ultFreezer(), tenantId });
 	const appliances = () =>
 		notice({
 			title: "Ձեռքբերման մրցույթ 2015",
