@@ -45,32 +45,8 @@ export function enumeratedKinds(label: string, lang: Language): string[][] {
 	const last = parts.at(-1) ?? "";
 	const rest = last.split(/\s+/).slice(1).join(" ");
 	const t = (x: string) => termsOf(x, lang as TextLanguage).filter((w) => !/^\d+$/.test(w));
-	if (t(rest).length === 0 || t(last).length < 2 || !parts.slice(0, -1).every((p) => !/\s/.test(p) && t(p).length === 1))
-		return compoundKinds(parts, t);
+	if (t(rest).length === 0 || t(last).length < 2 || !parts.slice(0, -1).every((p) => !/\s/.test(p) && t(p).length === 1)) return [];
 	return parts.slice(0, -1).map((p) => [...new Set(t(`${p} ${rest}`))]);
-}
-
-/** The shortest shared tail that makes words compounds of one head ("-udstyr", "-geräte"). */
-const COMPOUND_TAIL = 4;
-
-/**
- * Languages that write a kind as one compound list kinds that share their head as a tail: "Laboratorieudstyr, optisk
- * udstyr og præcisionsudstyr" lists laboratorieudstyr, optisk udstyr and præcisionsudstyr, each a kind on its own.
- */
-function compoundKinds(parts: string[], terms: (x: string) => string[]): string[][] {
-	const lastWord = (p: string) => (p.split(/\s+/).at(-1) ?? "").toLowerCase();
-	const tail = lastWord(parts.at(-1) ?? "");
-	const shared = (w: string) => {
-		let n = 0;
-		while (n < w.length && n < tail.length && w[w.length - 1 - n] === tail[tail.length - 1 - n]) n++;
-		return n;
-	};
-	const compounds = parts.slice(0, -1).filter((p) => {
-		const w = lastWord(p);
-		return shared(w) >= COMPOUND_TAIL && (w.length > shared(w) || tail.length > shared(w));
-	});
-	if (compounds.length === 0) return [];
-	return parts.map((p) => [...new Set(terms(p))]).filter((k) => k.length > 0);
 }
 
 interface LabelIndex {

@@ -186,13 +186,4 @@ describe("a label that lists kinds of one head", () => {
 		expect(whole).toHaveLength(1);
 		expect(whole[0]?.coverage).toBeCloseTo(1);
 	});
-
-	it("lists the kinds of a compound language's label, each a word of its own sharing the head as a tail", () => {
-		const kinds = enumeratedKinds("Laboratorieudstyr, optisk udstyr og præcisionsudstyr", "da");
-		expect(kinds).toHaveLength(3);
-		expect(kinds[0]).toHaveLength(1); // "laboratorieudstyr" alone is a kind
-		expect(cpvCodesForText("Laboratorieudstyr", "da").map((h) => h.code)).toContain("38000000");
-		// Compounds of no shared head list nothing.
-		expect(enumeratedKinds("Mikrofoner og højttalere", "da")).toEqual([]);
-	});
 });
