@@ -67,3 +67,16 @@ export function structuralAncestors(scheme: Scheme, code: string): string[] {
 	}
 	return out.filter((c) => c !== code);
 }
+
+/** Digits of a CPV code that say what it is: trailing zeros are "anything below", and a division has 2. */
+export function cpvDepth(code: string): number {
+	let n = 8;
+	while (n > 2 && code[n - 1] === "0") n--;
+	return n;
+}
+
+/** One CPV code is the other's ancestor, descendant or itself, read to the shallower of their depths. */
+export function cpvInLine(a: string, b: string, depthA = cpvDepth(a), depthB = cpvDepth(b)): boolean {
+	const d = Math.min(depthA, depthB);
+	return a.slice(0, d) === b.slice(0, d);
+}

@@ -5,6 +5,7 @@
 // projectors beside classes the crosswalk reads as audio-visual equipment, and its class "Audio and
 // visual equipment" holds microphones and speakers. Read through the committed crosswalk, the UNSPSC
 // classes and families filed under a CPV class label say which kinds that label covers (issue 16).
+import { cpvDepth, cpvInLine } from "./codes.ts";
 import { cpvEntries, crosswalkBest } from "./index.ts";
 import { goodsDivision, isClassNoun, labelHeadCount } from "./label-index.ts";
 
@@ -23,18 +24,6 @@ const NARROW_GROUP = 128;
 const INHERIT_MIN_DEPTH = 4;
 /** A member is a kind: a CPV class (4 digits) or narrower. */
 const MEMBER_MIN_DEPTH = 4;
-
-const cpvDepth = (code: string) => {
-	let n = 8;
-	while (n > 2 && code[n - 1] === "0") n--;
-	return n;
-};
-
-/** One code is the other's ancestor or itself. */
-const inLine = (a: string, b: string) => {
-	const d = Math.min(cpvDepth(a), cpvDepth(b));
-	return a.slice(0, d) === b.slice(0, d);
-};
 
 let members: Map<string, Set<string>> | null = null;
 let covering: Map<string, string[]> | null = null;
@@ -69,7 +58,7 @@ function build(): Map<string, Set<string>> {
 		// kinds of the label's own CPV class are left to CPV's own structure (siblings there are near kinds already); a
 		// UNSPSC code read as a whole CPV group ("computer equipment") is too vague to be one kind.
 		for (const { code, cpv } of held)
-			if (goodsDivision(cpv) && cpvDepth(cpv) >= MEMBER_MIN_DEPTH && !inLine(cpv, umbrella) && cpv.slice(0, 4) !== umbrella.slice(0, 4))
+			if (goodsDivision(cpv) && cpvDepth(cpv) >= MEMBER_MIN_DEPTH && !cpvInLine(cpv, umbrella) && cpv.slice(0, 4) !== umbrella.slice(0, 4))
 				kinds.set(cpv, (kinds.get(cpv) ?? new Set<string>()).add(code));
 		support.set(umbrella, kinds);
 	};
@@ -108,7 +97,7 @@ function build(): Map<string, Set<string>> {
 			const wider = umbrella.slice(0, d).padEnd(8, "0");
 			if (wider === umbrella || !namesClassOfGoods(wider)) continue;
 			const set = out.get(wider) ?? new Set<string>();
-			for (const k of kinds) if (!inLine(k, wider) && k.slice(0, 4) !== wider.slice(0, 4)) set.add(k);
+			for (const k of kinds) if (!cpvInLine(k, wider) && k.slice(0, 4) !== wider.slice(0, 4)) set.add(k);
 			if (set.size > 0) out.set(wider, set);
 		}
 	}

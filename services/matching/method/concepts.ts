@@ -12,6 +12,7 @@ import {
 	type TextLanguage,
 	wordsOf,
 } from "../../../shared/text/index.ts";
+import { cpvDepth, cpvInLine } from "../../../shared/taxonomy/codes.ts";
 import { cpvEntries, toCpv, type Language as CpvLanguage, CPV_LANGUAGES } from "../../../shared/taxonomy/index.ts";
 import {
 	cpvCodesForStems,
@@ -60,11 +61,7 @@ export function labelLanguages(lang: TextLanguage): CpvLanguage[] {
 	return cpvLanguages.has(lang) ? [lang as CpvLanguage] : ["en"];
 }
 
-export function cpvDepth(code: string): number {
-	let n = 8;
-	while (n > 2 && code[n - 1] === "0") n--;
-	return n;
-}
+export { cpvDepth };
 
 function fromCode(c: Code, source: ConceptSource = "code"): Concept[] {
 	if (c.scheme === "CPV") return [{ code: c.code, depth: cpvDepth(c.code), source, confidence: 1, from: `CPV ${c.code}` }];
@@ -637,10 +634,7 @@ function withSharedGroup(concepts: Concept[]): Concept[] {
 const fromCodes = (c: Concept) => c.source === "code" || c.source === "crosswalk";
 
 /** One concept is the other's ancestor, descendant or itself. */
-const inLineage = (a: Concept, b: Concept) => {
-	const d = Math.min(a.depth, b.depth);
-	return a.code.slice(0, d) === b.code.slice(0, d);
-};
+export const inLineage = (a: Concept, b: Concept) => cpvInLine(a.code, b.code, a.depth, b.depth);
 
 /** How many leading CPV digits two codes share. */
 export const sharedDigits = (a: string, b: string) => {

@@ -1,6 +1,6 @@
 import { cpvLabel } from "../../../shared/taxonomy/index.ts";
 import { goodsDivision } from "../../../shared/taxonomy/label-index.ts";
-import type { Concept, ConceptAgreement } from "./concepts.ts";
+import { type Concept, type ConceptAgreement, inLineage } from "./concepts.ts";
 import type { NoticeProfile, Segment } from "./notice-profile.ts";
 import type { ProductProfile } from "./product-profile.ts";
 import { compactRuns } from "./model-number.ts";
@@ -157,12 +157,6 @@ const WORD_READING_MIN = 0.5;
 /** CPV digits a word reading must have to name a kind (a class). */
 const WORD_READING_DEPTH = 4;
 
-/** Whether one CPV concept is the other's ancestor, descendant or the same. */
-function inLine(a: Concept, b: Concept): boolean {
-	const d = Math.min(a.depth, b.depth);
-	return a.code.slice(0, d) === b.code.slice(0, d);
-}
-
 /**
  * The notice's kind includes the product's only through a code ("specialist vehicles" holds minibuses),
  * while the title or an item line names, surely, a kind of goods that is not the product's ("snøscooter",
@@ -177,7 +171,7 @@ export function wordsNameOtherKind(p: ProductProfile, n: NoticeProfile, concept:
 	const words = n.concepts.filter((c) => c.source !== "code" && c.source !== "crosswalk" && goodsDivision(c.code));
 	// The product's kinds at a class or finer (a division, "transport equipment", is no kind to contradict).
 	const kinds = [concept.product, ...p.concepts.filter((q) => q.depth >= WORD_READING_DEPTH)];
-	if (words.some((w) => kinds.some((q) => inLine(q, w)))) return null;
+	if (words.some((w) => kinds.some((q) => inLineage(q, w)))) return null;
 	// What the title and item lines name (the description also tells of the buyer and its uses: "politi").
 	const other = words.find(
 		(w) =>

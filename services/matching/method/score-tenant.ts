@@ -1,3 +1,4 @@
+import { cpvInLine } from "../../../shared/taxonomy/codes.ts";
 import { goodsDivision } from "../../../shared/taxonomy/label-index.ts";
 import { containmentStrength, cpvDepth, sharedDigits } from "./concepts.ts";
 import { noticeProfile, segmentRuns } from "./notice-profile.ts";
@@ -33,12 +34,6 @@ function coversPrimary(notice: NoticeView, products: ProductView[], pairs: Map<s
 	return false;
 }
 
-/** One CPV code is the other's ancestor or itself (trailing zeros are "anything below"). */
-function sameLine(a: string, b: string): boolean {
-	const d = Math.min(cpvDepth(a), cpvDepth(b));
-	return a.slice(0, d) === b.slice(0, d);
-}
-
 /** A notice's kind this broad (containment strength, see concepts.ts: about 200 CPV codes under it) is an umbrella. */
 const UMBRELLA_BELOW = 0.85;
 
@@ -65,12 +60,12 @@ function furtherKinds(notice: NoticeView, best: PairScore, pairs: readonly PairS
 		(c) => c.source !== "code" && c.source !== "crosswalk" && c.confidence >= WORD_READING_MIN && goodsDivision(c.code),
 	);
 	// A reading in the kind's own CPV class is the same field read less fully ("audio-visual materials" of "audio-visual equipment").
-	if (words.some((w) => !(sameLine(w.code, whole) && w.depth <= cpvDepth(whole)) && sharedDigits(w.code, whole) < SAME_CLASS)) return [];
+	if (words.some((w) => !(cpvInLine(w.code, whole) && w.depth <= cpvDepth(whole)) && sharedDigits(w.code, whole) < SAME_CLASS)) return [];
 	const kinds = [best.containedKind.product];
 	for (const pair of pairs) {
 		const kind = pair.containedKind;
-		if (pair.productId === best.productId || !kind || pair.score < BREADTH.minPairScore || !sameLine(kind.notice, whole)) continue;
-		if (!kinds.some((k) => sameLine(k, kind.product))) kinds.push(kind.product);
+		if (pair.productId === best.productId || !kind || pair.score < BREADTH.minPairScore || !cpvInLine(kind.notice, whole)) continue;
+		if (!kinds.some((k) => cpvInLine(k, kind.product))) kinds.push(kind.product);
 	}
 	return kinds.slice(1);
 }
