@@ -55,9 +55,12 @@ export interface NoticeProfile {
 const COUNT_UNITS =
 	/^(?:each|ea|unit|units|piece|pieces|pcs?|pc|set|sets|kit|kits|pair|pairs|system|systems|device|devices|no|nr|number|item|items)$/i;
 
+/** Where a title or item line turns from what it buys to what that is for ("Cables for patient monitors"). */
+export const PURPOSE_CUT = /\s(?:for use with|for use in|for|compatible with|to fit|to suit|fits)\s/i;
+
 function segment(kind: Segment["kind"], text: string, itemIndex: number | null, nature: ItemNature | null, countable: boolean): Segment {
 	const a = analyze(text);
-	const cut = kind === "description" ? null : /\s(?:for use with|for use in|for|compatible with|to fit|to suit|fits)\s/i.exec(text);
+	const cut = kind === "description" ? null : PURPOSE_CUT.exec(text);
 	const lead = cut ? analyze(text.slice(0, cut.index)).bag : null;
 	const words = [...new Set(a.seq.filter((t) => isContent(t) && !GENERIC.has(t) && !STOPWORDS.has(t) && !isNumeric(t) && t.length >= 2))];
 	return { kind, text, bag: a.bag, seq: a.seq, words, lead, quantities: extractQuantities(text), itemIndex, nature, countable };

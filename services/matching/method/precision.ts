@@ -1,7 +1,7 @@
 import { cpvLabel } from "../../../shared/taxonomy/index.ts";
 import { goodsDivision } from "../../../shared/taxonomy/label-index.ts";
 import { type Concept, type ConceptAgreement, inLineage } from "./concepts.ts";
-import type { NoticeProfile, Segment } from "./notice-profile.ts";
+import { type NoticeProfile, PURPOSE_CUT, type Segment } from "./notice-profile.ts";
 import type { ProductProfile } from "./product-profile.ts";
 import { compactRuns } from "./model-number.ts";
 import { stem, stemSet, tokenize } from "./text.ts";
@@ -32,8 +32,6 @@ const FOR_OTHER_GOODS = new Set([
 			"sensors probe probes attachment attachments mounting refill kit",
 	),
 ]);
-/** Where a line turns from what it buys to what that is for (notice-profile.ts cuts its `lead` there). */
-const PURPOSE_CUT = /\s(?:for use with|for use in|for|compatible with|to fit|to suit|fits)\s/i;
 /** Words that join two kinds ("chairs and accessories" buys chairs too). */
 const JOINERS = new Set(["and", "or", "with", "plus", "&"]);
 
