@@ -78,10 +78,13 @@ export function titleReadsAsService(
  * languages ("fourniture", "suministro"; German, Dutch and Polish labels never say "Lieferung",
  * "levering", "dostawa"), so the words are listed here.
  */
+/** Words for buying or supplying in the feeds' languages other than English (a regular expression's alternatives). */
+const FOREIGN_SUPPLY_WORDS =
+	String.raw`lieferung|beschaffung|anschaffung|kauf|fourniture|livraison|achat|suministro|adquisici[oó]n|compra|` +
+	String.raw`levering|leverans|aankoop|anskaffelse|anskaffning|indk[oø]b|inköp|innkj[oø]p|fornitura|acquisto|dostawa|zakup`;
+
 const SUPPLY_LEAD = new RegExp(
-	String.raw`^[^\p{L}]*(?:supply|supplying|delivery|purchase|procurement|acquisition|provision|` +
-		String.raw`lieferung|beschaffung|anschaffung|kauf|fourniture|livraison|achat|suministro|adquisici[oó]n|compra|` +
-		String.raw`levering|leverans|aankoop|anskaffelse|anskaffning|indk[oø]b|inköp|innkj[oø]p|fornitura|acquisto|dostawa|zakup)(?![\p{L}])`,
+	String.raw`^[^\p{L}]*(?:supply|supplying|delivery|purchase|procurement|acquisition|provision|${FOREIGN_SUPPLY_WORDS})(?![\p{L}])`,
 	"iu",
 );
 
@@ -120,13 +123,8 @@ const NORWEGIAN_SERVICE_LEAD = new RegExp(
 	"iu",
 );
 
-/** Buying named anywhere in a title not in English, in the feeds' languages (the supply words above, and Norwegian "kjøp"). */
-const BUYING = new RegExp(
-	String.raw`(?<![\p{L}])(?:lieferung|beschaffung|anschaffung|kauf|fourniture|livraison|achat|suministro|adquisici[oó]n|compra|` +
-		String.raw`levering|leveranse|leverans|aankoop|anskaffelse|anskaffning|indk[oø]b|inköp|innkj[oø]p|kj[oø]p|` +
-		String.raw`fornitura|acquisto|dostawa|zakup)(?![\p{L}])`,
-	"iu",
-);
+/** Buying named anywhere in a title not in English (the supply words above, and Norwegian "leveranse" and "kjøp"). */
+const BUYING = new RegExp(String.raw`(?<![\p{L}])(?:${FOREIGN_SUPPLY_WORDS}|leveranse|kj[oø]p)(?![\p{L}])`, "iu");
 
 function norwegian(notice: NoticeView, labelLanguages: readonly CpvLanguage[]): boolean {
 	return /^n[obn]\b/i.test(notice.language ?? "") || (labelLanguages.includes("da") && labelLanguages.includes("sv"));
