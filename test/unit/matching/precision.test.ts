@@ -5,7 +5,7 @@ import { CatalogKinds, registerCatalog } from "../../../services/matching/method
 import { titleReadsAsService } from "../../../services/matching/method/nature.ts";
 import { headUse, isPartsCode, namedUse } from "../../../services/matching/method/precision.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
-import type { NoticeView } from "../../../services/matching/method/types.ts";
+import type { NoticeView, ProductView } from "../../../services/matching/method/types.ts";
 import { DIGEST_MIN_SCORE } from "../../../services/matching/method/weights.ts";
 import { features, notice, product, ultFreezer } from "./fixtures.ts";
 
@@ -21,6 +21,16 @@ const taskChair = () =>
 
 const titled = (title: string, categories: NoticeView["categories"], language = "en") =>
 	notice({ title, description: "", language, items: [], categories });
+
+/** Under the same codes, the notice titled `out` is kept from the digest by `feature`, and the one titled `kept` is not. */
+function keptOutAndIn(p: ProductView, codes: NoticeView["categories"], feature: string, out: string, kept: string): void {
+	const outside = scorePair(p, titled(out, codes));
+	expect(features(outside)).toContain(feature);
+	expect(outside.score).toBeLessThan(DIGEST_MIN_SCORE);
+	const inside = scorePair(p, titled(kept, codes));
+	expect(features(inside)).not.toContain(feature);
+	expect(inside.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+}
 
 describe("parts of the product's kind", () => {
 	it("reads whether a passage names the head bare or only before a part noun", () => {
@@ -45,14 +55,14 @@ describe("parts of the product's kind", () => {
 	});
 
 	it("keeps a notice for chair components out of a chair catalog's digest, and chairs in", () => {
-		const chair = taskChair();
 		const furniture = [{ scheme: "PSC", code: "7110" }];
-		const parts = scorePair(chair, titled("Side Chair Components and Accessories (21K01-105004/A)", furniture));
-		expect(features(parts)).toContain("parts_not_goods");
-		expect(parts.score).toBeLessThan(DIGEST_MIN_SCORE);
-		const chairs = scorePair(chair, titled("Office Chairs and Accessories (21K01-105005/A)", furniture));
-		expect(features(chairs)).not.toContain("parts_not_goods");
-		expect(chairs.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		keptOutAndIn(
+			taskChair(),
+			furniture,
+			"parts_not_goods",
+			"Side Chair Components and Accessories (21K01-105004/A)",
+			"Office Chairs and Accessories (21K01-105005/A)",
+		);
 	});
 
 	it("reads a notice classified only as parts as buying parts, unless the product is a part itself", () => {
@@ -229,12 +239,13 @@ describe("services that name goods: work done to them, installation only, events
 			specs: [],
 		});
 		const coded = [{ scheme: "CPV", code: "33195100" }];
-		const sensors = scorePair(monitor, titled("Cables and sensors for patient monitors", coded));
-		expect(features(sensors)).toContain("parts_not_goods");
-		expect(sensors.score).toBeLessThan(DIGEST_MIN_SCORE);
-		const monitors = scorePair(monitor, titled("Patient monitors for the intensive care unit", coded));
-		expect(features(monitors)).not.toContain("parts_not_goods");
-		expect(monitors.score).toBeGreaterThanOrEqual(DIGEST_MIN_SCORE);
+		keptOutAndIn(
+			monitor,
+			coded,
+			"parts_not_goods",
+			"Cables and sensors for patient monitors",
+			"Patient monitors for the intensive care unit",
+		);
 	});
 });
 
