@@ -206,8 +206,60 @@ const ABBREVIATION = new RegExp(`(?:^|\\s)(?:\\p{Lu}|(?:\\p{L}\\.){1,3}\\p{L}|${
 /** Rejoins pieces the segmenter split after an abbreviation or before a lower-case or numeric continuation. */
 function repairSentences(out: string[], piece: string): string[] {
 	const prev = out[out.length - 1];
-	if (prev !== undefined && (ABBREVIATION.test(prev) || /^[\p{Ll}\d]/u.test(piece))) out[out.length - 1] = `${prev} ${piece}`;
+	if (prev !== undefined && (ABBREVIATION.test(prev) || COUNTED_PIECES.test(prev) || /^[\p{Ll}\d]/u.test(piece)))
+		out[out.length - 1] = `${prev} ${piece}`;
 	else out.push(piece);
+	return out;
+}
+
+/**
+ * A count of pieces alone ("14 stk.", "3 pcs.", "10 szt.") is the start of a list line, not a sentence: the segmenter reads
+ * the abbreviation's period as the end of one and cuts the count from what it counts ("14 stk." / "Co2 incubatorskap").
+ */
+const COUNTED_PIECES = /^\P{L}{0,3}\d[\d .,]*\s*(?:stk|pcs|pc|szt|ks|kpl|stck|buc|uds|pz|kom|st)\.$/iu;
+
+/** Where links sit in a line: a sentence boundary inside one ("...aspx?ID=147570") is none. */
+const LINK = /\b(?:https?:\/\/|www\.)\S+/giu;
+
+/** The line's sentences, with any cut made inside a link undone (the piece after it rejoined as the line wrote it). */
+function sentencesKeepingLinks(line: string, lang: TextLanguage): string[] {
+	const pieces = sentencesOf(line, lang);
+	const links = [...line.matchAll(LINK)].map((m) => [m.index, m.index + m[0].length] as const);
+	if (!links.length || pieces.length < 2) return pieces;
+	const out: string[] = [];
+	let from = 0;
+	let prevEnd = -1;
+	for (const piece of pieces) {
+		const at = line.indexOf(piece, from);
+		if (at < 0) return pieces;
+		const cut = links.some(([a, b]) => prevEnd > a && at < b && at >= prevEnd);
+		if (cut && out.length) out[out.length - 1] += line.slice(prevEnd, at) + piece;
+		else out.push(piece);
+		prevEnd = at + piece.length;
+		from = prevEnd;
+	}
+	return out;
+}
+
+/**
+ * Feeds that wrap their text at a fixed width ("... har en estimert verdi på mellom" / "kr. 7.000.000 - 12.000.000 eksklusive
+ * mva.") cut sentences at line ends: a line ending without punctuation continues on the next when that one opens in lower
+ * case, or with a figure after a line of running text (not a list's line: a list's lines each open with their own count).
+ */
+function unwrapLines(lines: string[]): string[] {
+	const out: string[] = [];
+	let inList = false;
+	for (const raw of lines) {
+		const line = raw.trimEnd();
+		const prev = out[out.length - 1];
+		const open = prev !== undefined && prev.trim() !== "" && !/[.:;!?)\]»"'”]$/u.test(prev.trim());
+		const lower = /^\s*\p{Ll}/u.test(line) && !/^\s*\p{Ll}[).]\s/u.test(line);
+		const figure = /^\s*\d/u.test(line) && !inList && (prev ?? "").trim().split(/\s+/).length >= 5 && /\p{Ll}$/u.test((prev ?? "").trim());
+		if (open && line.trim() && (lower || figure)) out[out.length - 1] = `${prev!.trimEnd()} ${line.trim()}`;
+		else out.push(line);
+		if (!line.trim()) inList = false;
+		else if (/:\s*$/.test(line)) inList = true;
+	}
 	return out;
 }
 
@@ -246,12 +298,12 @@ class Builder {
 		let lead: string | undefined;
 		// Paragraphs some feeds run together without a space ("plassering.Konkurransegrunnlaget") are two sentences.
 		const spaced = text.replace(/(\p{Ll}{2})\.(\p{Lu}\p{Ll})/gu, "$1. $2");
-		for (const line of spaced.split(/\r?\n/)) {
+		for (const line of unwrapLines(spaced.split(/\r?\n/))) {
 			if (!line.trim()) {
 				lead = undefined;
 				continue;
 			}
-			for (const sentence of sentencesOf(line, this.lang).reduce(repairSentences, [])) {
+			for (const sentence of sentencesKeepingLinks(line, this.lang).reduce(repairSentences, [])) {
 				this.add(section, sentence, { ...extra, lead: lead ?? extra.lead });
 			}
 			if (/:\s*$/.test(line.trim()) && line.length < 240) lead = line.trim();
