@@ -436,7 +436,7 @@ function hasMoney(text: string, tokens: Token[], lw: LocaleWords): boolean {
 	for (let i = 0; i < tokens.length; i++) {
 		const t = tokens[i]!;
 		const code = t.word.length === 3 && ALL_CURRENCY_CODES.has(t.word.toUpperCase()) && /\b[A-Z]{3}\b/.test(text.slice(t.at, t.at + 3));
-		const isCurrency = lw.currencies.has(t.word) || lw.currencies.has(t.folded) || code;
+		const isCurrency = lw.currencies.has(t.word) || lw.currencies.has(t.folded) || code || scaledCode(text.slice(t.at, t.at + t.word.length));
 		if (!isCurrency) continue;
 		for (const k of [i - 3, i - 2, i - 1, i + 1, i + 2])
 			if (plainNumber(tokens[k]) || (tokens[k] && YEAR.test(tokens[k]!.word) && k === i + 1)) return true;
@@ -475,7 +475,17 @@ function hasDuration(tokens: Token[], lw: LocaleWords): boolean {
 export function hasCodedMoney(text: string): boolean {
 	if (/[$£€¥₹]\s?\d|\d\s?[$£€]/.test(text)) return true;
 	for (const m of text.matchAll(/\b([A-Z]{3})\s?\d|\d\s?([A-Z]{3})\b/g)) if (ALL_CURRENCY_CODES.has(m[1] ?? m[2] ?? "")) return true;
+	for (const m of text.matchAll(/\d\s?(\p{L}{4,7})\b/gu)) if (scaledCode(m[1]!)) return true;
 	return false;
+}
+
+/**
+ * A currency code with a scale glued before it, as Nordic and business texts write millions and thousands ("22 MNOK",
+ * "1,7 MSEK", "3 MEUR", "500 kNOK", "2 MrdEUR"): a sum in that currency.
+ */
+export function scaledCode(word: string): boolean {
+	const m = /^(?:M|MM|Mn|Mio|Mill|Mrd|Bn|k|K|T)([A-Z]{3})$/u.exec(word);
+	return !!m && ALL_CURRENCY_CODES.has(m[1]!);
 }
 
 /** Every kind of value a text holds. */
