@@ -206,7 +206,7 @@ const ABBREVIATION = new RegExp(`(?:^|\\s)(?:\\p{Lu}|(?:\\p{L}\\.){1,3}\\p{L}|${
 /** Rejoins pieces the segmenter split after an abbreviation or before a lower-case or numeric continuation. */
 function repairSentences(out: string[], piece: string): string[] {
 	const prev = out[out.length - 1];
-	if (prev !== undefined && (ABBREVIATION.test(prev) || COUNTED_PIECES.test(prev) || /^[\p{Ll}\d]/u.test(piece)))
+	if (prev !== undefined && (ABBREVIATION.test(prev) || COUNTED_PIECES.test(prev) || ENUMERATOR.test(prev) || /^[\p{Ll}\d]/u.test(piece)))
 		out[out.length - 1] = `${prev} ${piece}`;
 	else out.push(piece);
 	return out;
@@ -217,6 +217,9 @@ function repairSentences(out: string[], piece: string): string[] {
  * the abbreviation's period as the end of one and cuts the count from what it counts ("14 stk." / "Co2 incubatorskap").
  */
 const COUNTED_PIECES = /^\P{L}{0,3}\d[\d .,]*\s*(?:stk|pcs|pc|szt|ks|kpl|stck|buc|uds|pz|kom|st)\.$/iu;
+
+/** A list's number alone ("1.", "2)", "iv.") opens its line: what follows is the entry, not a new sentence. */
+const ENUMERATOR = /^\(?(?:\d{1,3}|[ivx]{1,4})[.)]$/iu;
 
 /** Where links sit in a line: a sentence boundary inside one ("...aspx?ID=147570") is none. */
 const LINK = /\b(?:https?:\/\/|www\.)\S+/giu;

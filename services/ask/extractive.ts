@@ -633,6 +633,14 @@ export function answerExtractive(g: Grounding, question: string, history: AskTur
 			}
 		}
 	}
+	// A topic without a kind of value is also answered by a passing heading that names it and lists it ("Anskaffelsen er delt
+	// opp i følgende delkontrakter:" above the lots), even where a sentence only mentioning the topic ranked first.
+	if (best && !wanted.length && q.asked && !q.polar) {
+		const list = passing.find(
+			(c) => /:\s*$/.test(c.doc.passage.text) && cued(index, c.doc, q.asked!, q) && g.passages.some((x) => x.lead === c.doc.passage.text),
+		);
+		if (list && !quoted.includes(list.doc.passage)) quoted.push(list.doc.passage);
+	}
 	// A heading ending with a colon is answered by the lines under it ("... the following contracts:").
 	const heading = quoted.find((p) => /:\s*$/.test(p.text));
 	if (heading) for (const p of g.passages.filter((x) => x.lead === heading.text).slice(0, 8)) if (!quoted.includes(p)) quoted.push(p);
