@@ -454,28 +454,51 @@ function awardCriteriaLine(v: unknown): string | null {
 }
 
 /** A stored instant as the day it names, with its time only when it has one ("2030-03-14", "2030-03-14 12:00 UTC"). */
-function dayOf(instant: string): string {
-	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(instant);
+function dayOf(instant: string, offset?: string | null): string {
+	const local = offset ? inOffset(instant, offset) : null;
+	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(local ?? instant);
 	if (!m) return instant;
-	return m[2] === "00:00" || m[2] === "23:59" ? m[1]! : `${m[1]} ${m[2]} UTC`;
+	if (m[2] === "00:00" || m[2] === "23:59") return m[1]!;
+	return local ? `${m[1]} ${m[2]} (UTC${offset})` : `${m[1]} ${m[2]} UTC`;
+}
+
+/**
+ * The buyer's UTC offset as its own deadline states it ("2031-04-02T15:00:00+04:00"): stored instants are UTC, so a contract
+ * ending on the buyer's 9 November would otherwise read "2031-11-08 20:00 UTC".
+ */
+function offsetOf(d: Record<string, unknown>): string | null {
+	for (const local of [str(d.deadline_local), str(d.enquiry_deadline_local)]) {
+		const m = local ? /([+-]\d{2}:\d{2})$/.exec(local) : null;
+		if (m && m[1] !== "+00:00") return m[1]!;
+	}
+	return null;
+}
+
+/** A UTC instant written in the local time of a UTC offset ("+04:00"), as "YYYY-MM-DDTHH:MM". */
+function inOffset(instant: string, offset: string): string | null {
+	const t = new Date(instant).getTime();
+	const m = /^([+-])(\d{2}):(\d{2})$/.exec(offset);
+	if (Number.isNaN(t) || !m) return null;
+	const shift = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000;
+	return new Date(t + shift).toISOString().slice(0, 16);
 }
 
 /** When the contract runs (details.contract_period): start, end, duration in days. */
-function periodLine(v: unknown): string | null {
+function periodLine(v: unknown, offset: string | null): string | null {
 	if (!isRecord(v)) return null;
 	const parts = [
-		str(v.start) ? `start ${dayOf(str(v.start)!)}` : null,
-		str(v.end) ? `end ${dayOf(str(v.end)!)}` : null,
+		str(v.start) ? `start ${dayOf(str(v.start)!, offset)}` : null,
+		str(v.end) ? `end ${dayOf(str(v.end)!, offset)}` : null,
 		str(v.duration) ? `duration ${str(v.duration)}` : typeof v.duration_days === "number" ? `duration ${v.duration_days} days` : null,
 	].filter(Boolean);
 	return parts.length ? parts.join("; ") : null;
 }
 
 /** A planned date (details.milestones) as a sentence in the source's words: "Contract start: Anticipated contract start date: 2030-03-14". */
-function milestoneLine(m: Record<string, unknown>): string | null {
+function milestoneLine(m: Record<string, unknown>, offset: string | null): string | null {
 	const words = [str(m.title), str(m.description)].filter((w): w is string => !!w);
 	if (!words.length) return null;
-	return `${words.join(": ")}${str(m.due) ? `: ${dayOf(str(m.due)!)}` : ""}`;
+	return `${words.join(": ")}${str(m.due) ? `: ${dayOf(str(m.due)!, offset)}` : ""}`;
 }
 
 /** The structured fields as facts, each naming its field. */
@@ -554,7 +577,7 @@ function factsOf(n: AskNotice, lang: TextLanguage): Fact[] {
 	if (lots.size >= 2)
 		push("lots", "lots", `${lots.size} lots: ${[...lots].map(([id, about]) => (about ? `${id} (${about})` : id)).join("; ")}`);
 	push("award_criteria", "award_criteria", awardCriteriaLine(d.award_criteria));
-	push("period", "contract_period", periodLine(d.contract_period));
+	push("period", "contract_period", periodLine(d.contract_period, offsetOf(d)));
 	const place = placeLine(d.place_of_performance);
 	push("place", "place_of_performance", place);
 	for (const c of Array.isArray(d.contacts) ? d.contacts.filter(isRecord).slice(0, 20) : []) {
@@ -622,7 +645,14 @@ function addDetails(b: Builder, details: Record<string, unknown>, facts: Fact[])
 		if (str(e.name) && str(e.text)) b.addText("detail", `${str(e.name)}: ${str(e.text)}`);
 	// Planned dates are sentences: a question on one ("when does the contract end") finds it by its own words.
 	for (const m of Array.isArray(details.milestones) ? details.milestones.filter(isRecord).slice(0, 50) : [])
-		b.add("detail", milestoneLine(m));
+		b.add("detail", milestoneLine(m, offsetOf(details)));
+	// So are the contract period's two ends, in the same words: "when does the contract end?" names them.
+	const period = isRecord(details.contract_period) ? details.contract_period : null;
+	for (const [end, words] of [
+		["start", "Contract start"],
+		["end", "Contract end"],
+	] as const)
+		if (period && str(period[end])) b.add("detail", `${words}: ${dayOf(str(period[end])!, offsetOf(details))}`);
 	for (const key of ["amendments", "versions", "history"]) {
 		const list = Array.isArray(details[key]) ? (details[key] as unknown[]) : [];
 		list.slice(-50).forEach((a, i) => b.add("amendment", amendmentLine(a, i + 1)));
