@@ -340,8 +340,16 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 		if (q.polar && topical && q.lang === index.lang && own && own.length >= 2 && !namesTopicFirmly(index, doc, c.name)) return "off_topic";
 		anchored = topical;
 	}
-	// A heading ("Electronic Tender Box Security") names a topic and says nothing about it: no yes or no.
-	if (q.polar && titleCased(doc.passage.text, true)) return "off_topic";
+	const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
+	const contractWord = (s: SubjectTerm) => [s.term, ...s.alts].some((t) => isConceptWord(t, "agreement", langs));
+	// What the question asks about besides the contract itself, whose words are in nearly every sentence.
+	const own = q.subject.filter((s) => !contractWord(s));
+	const ownSubject = own.length ? own : q.subject;
+	// A heading ("Electronic Tender Box Security") names a topic and says nothing about it: no yes or no. A heading naming
+	// what the question asks is included ("Supply, Delivery and Fitting of Wigs." for "does it include fitting the wigs?")
+	// does say what the notice covers.
+	const coversAsked = c?.name === "scope" && own.length > 0 && ownCoverage(index, doc.tf, own) >= MIN_COVERAGE_QUESTION_WORD;
+	if (q.polar && titleCased(doc.passage.text, true) && !coversAsked) return "off_topic";
 	const wanted = requiredKinds(q);
 	// A yes/no question is answered by a sentence naming its topic ("no bid bond is required"): no value is needed.
 	if (wanted.length && !(q.polar && anchored && c?.name !== "deadline")) {
@@ -361,7 +369,8 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	}
 	// A sentence naming neither the topic nor any word of the subject itself is read in the title's light only: a strong value
 	// in it is another topic's ("Learners 16 – 25 years" is no duration of the purchasing system the title names).
-	if (!anchored && q.subject.some((s) => !s.optional) && !namesSubject(index, doc, q.subject)) return "off_topic";
+	// The contract's own words do not count as naming the subject then ("Contract start: ..." names no fitting of wigs).
+	if (!anchored && ownSubject.some((s) => !s.optional) && !namesSubject(index, doc, ownSubject)) return "off_topic";
 	// A question naming nothing but its topic ("where will the goods be delivered?") is not answered by any capitalized word
 	// of a sentence that does not name the topic either: that would be a guess.
 	// So for a question whose words could not be carried into the notice's language and that the sentence does not name:
@@ -375,8 +384,6 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	const reachable = !!c?.kinds?.[0] && REACHABLE_KINDS.has(c.kinds[0]);
 	// Words naming the contract itself ("when does the contract start?") are in nearly every sentence: beside a topic given by
 	// a kind of value they name no subject, unless the value is a duration ("both contracts are to be for 3 years").
-	const langs = index.lang === "en" ? (["en"] as const) : ([index.lang, "en"] as const);
-	const contractWord = (s: SubjectTerm) => [s.term, ...s.alts].some((t) => isConceptWord(t, "agreement", langs));
 	const topicOnly =
 		!q.subject.length || (!!c?.kinds?.length && q.subject.every(contractWord) && !kindsFound(index, doc, q, g, ["duration"]).length);
 	if (!anchored && topicOnly && c && !q.polar && !(reachable && wanted.some((k) => REACHABLE_KINDS.has(k) && kindsOf(index, doc).has(k))))
