@@ -498,13 +498,21 @@ export function namesMeasureUnit(text: string, lang: TextLanguage): boolean {
 	);
 }
 
+/** Whether the year at `i` belongs to the capitalized word before it, inside the text (not its first word, not a month). */
+function namesYear(text: string, tokens: Token[], i: number, lw: LocaleWords): boolean {
+	const prev = tokens[i - 1];
+	if (!prev || i - 1 === 0 || lw.months.has(prev.folded)) return false;
+	return /^\p{Lu}\p{L}+$/u.test(text.slice(prev.at, prev.at + prev.word.length));
+}
+
 export function kindsIn(text: string, lang: TextLanguage): Set<ValueKind> {
 	const lw = localeWords(lang);
 	const tokens = tokensOf(text, lang);
 	const kinds = new Set<ValueKind>();
-	// A year alone dates something too ("settes i drift i 2031").
-	if (ISO_DATE.test(text) || NUMERIC_DATE.test(text) || hasDateWords(tokens, lw) || tokens.some((t) => /^(19|20)\d\d$/.test(t.word)))
-		kinds.add("date");
+	// A year alone dates something too ("settes i drift i 2031"), but not one that ends a name ("Nomil 2020", "Word 2007").
+	// German capitalizes every noun ("ab den Sommerferien 2020"): there a capital marks no name.
+	const datingYear = tokens.some((t, i) => /^(19|20)\d\d$/.test(t.word) && (lang === "de" || !namesYear(text, tokens, i, lw)));
+	if (ISO_DATE.test(text) || NUMERIC_DATE.test(text) || hasDateWords(tokens, lw) || datingYear) kinds.add("date");
 	if (TIME_RE.test(text)) kinds.add("time");
 	if (hasMoney(text, tokens, lw)) kinds.add("money");
 	if (hasDuration(tokens, lw)) kinds.add("duration");
