@@ -1,5 +1,6 @@
 import type { AskTurn } from "../../shared/contract/opportunities.ts";
-import { CONCEPT_BY_NAME, conceptsIn, isConceptWord, type Concept, type ConceptName, type Field } from "./concepts.ts";
+import type { TextLanguage } from "../../shared/text/index.ts";
+import { CONCEPT_BY_NAME, conceptsIn, isConceptWord, termOf, type Concept, type ConceptName, type Field } from "./concepts.ts";
 import { recentTurns, type Fact, type Grounding, type Passage, type Section } from "./context.ts";
 import { analyzeQuestion, type QuestionInfo, type SubjectTerm } from "./question.ts";
 import { bm25, coverage, indexOf, kindsOf, namesSubject, termFrequency, type Index, type Indexed } from "./retrieve.ts";
@@ -172,6 +173,30 @@ function counted(index: Index, subject: SubjectTerm[]) {
  */
 const unitAsked = new WeakMap<QuestionInfo, boolean>();
 
+/**
+ * The nouns for a date in a language, taken from the phrases that ask for one ("what date", "hvilken dato", "welches Datum",
+ * "qué fecha"): each such phrase's last word, where it is not itself a word for "when".
+ */
+const dateNounCache = new Map<TextLanguage, Set<string>>();
+function dateNouns(lang: TextLanguage): Set<string> {
+	let out = dateNounCache.get(lang);
+	if (out) return out;
+	const phrases = (CONCEPT_BY_NAME.get("when")?.words[lang] ?? []).map((p) => p.split(/\s+/));
+	const single = new Set(phrases.filter((p) => p.length === 1).map((p) => termOf(p[0]!, lang)));
+	out = new Set(phrases.filter((p) => p.length > 1).map((p) => termOf(p[p.length - 1]!, lang)).filter((t) => !single.has(t)));
+	dateNounCache.set(lang, out);
+	return out;
+}
+
+/** Whether the question names a date ("delivery date", "leveringsdato" aside: a compound is read as its topic). */
+function namesDate(q: QuestionInfo): boolean {
+	const langs = new Set<TextLanguage>([q.lang, "en"]);
+	return [...langs].some((lang) => {
+		const nouns = dateNouns(lang);
+		return q.text.split(/[^\p{L}]+/u).some((w) => w && nouns.has(termOf(w, lang)));
+	});
+}
+
 function requiredKinds(q: QuestionInfo): ValueKind[] {
 	// "How long is the contract?" asks a time, not a length: "3,9 inches" or "1 MW" in an item measure the goods.
 	if (
@@ -185,6 +210,8 @@ function requiredKinds(q: QuestionInfo): ValueKind[] {
 		if (named === undefined) unitAsked.set(q, (named = namesMeasureUnit(q.text, q.lang)));
 		if (named) return ["measure"];
 	}
+	// "What is the delivery date?" names a date: a delivery time given as a duration ("leasing på 7 år") is no answer to it.
+	if (q.asked?.kinds?.includes("date") && namesDate(q)) return q.asked.kinds.filter((k) => k === "date" || k === "time");
 	if (q.asked?.kinds?.length) {
 		// "When is the deadline for questions?" asks the date of a topic whose answer may also be an address: the question
 		// word keeps the kinds it asks for ("where should questions be sent?" keeps the e-mail and the link).
