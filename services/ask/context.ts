@@ -455,11 +455,15 @@ function awardCriteriaLine(v: unknown): string | null {
 
 /** A stored instant as the day it names, with its time only when it has one ("2030-03-14", "2030-03-14 12:00 UTC"). */
 function dayOf(instant: string, offset?: string | null): string {
-	const local = offset ? inOffset(instant, offset) : null;
-	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(local ?? instant);
+	const dayOnly = (t: string) => {
+		const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(t);
+		return m && (m[2] === "00:00" || m[2] === "23:59") ? m[1]! : null;
+	};
+	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(instant);
 	if (!m) return instant;
-	if (m[2] === "00:00" || m[2] === "23:59") return m[1]!;
-	return local ? `${m[1]} ${m[2]} (UTC${offset})` : `${m[1]} ${m[2]} UTC`;
+	// A day the source wrote in its own time ("2031-11-09T00:00:00+04:00", stored as 20:00 UTC the day before) is that day.
+	const local = offset ? inOffset(instant, offset) : null;
+	return dayOnly(instant) ?? (local ? dayOnly(local) : null) ?? `${m[1]} ${m[2]} UTC`;
 }
 
 /**

@@ -183,7 +183,12 @@ function dateNouns(lang: TextLanguage): Set<string> {
 	if (out) return out;
 	const phrases = (CONCEPT_BY_NAME.get("when")?.words[lang] ?? []).map((p) => p.split(/\s+/));
 	const single = new Set(phrases.filter((p) => p.length === 1).map((p) => termOf(p[0]!, lang)));
-	out = new Set(phrases.filter((p) => p.length > 1).map((p) => termOf(p[p.length - 1]!, lang)).filter((t) => !single.has(t)));
+	out = new Set(
+		phrases
+			.filter((p) => p.length > 1)
+			.map((p) => termOf(p[p.length - 1]!, lang))
+			.filter((t) => !single.has(t)),
+	);
 	dateNounCache.set(lang, out);
 	return out;
 }

@@ -436,7 +436,8 @@ function hasMoney(text: string, tokens: Token[], lw: LocaleWords): boolean {
 	for (let i = 0; i < tokens.length; i++) {
 		const t = tokens[i]!;
 		const code = t.word.length === 3 && ALL_CURRENCY_CODES.has(t.word.toUpperCase()) && /\b[A-Z]{3}\b/.test(text.slice(t.at, t.at + 3));
-		const isCurrency = lw.currencies.has(t.word) || lw.currencies.has(t.folded) || code || scaledCode(text.slice(t.at, t.at + t.word.length));
+		const isCurrency =
+			lw.currencies.has(t.word) || lw.currencies.has(t.folded) || code || scaledCode(text.slice(t.at, t.at + t.word.length));
 		if (!isCurrency) continue;
 		for (const k of [i - 3, i - 2, i - 1, i + 1, i + 2])
 			if (plainNumber(tokens[k]) || (tokens[k] && YEAR.test(tokens[k]!.word) && k === i + 1)) return true;
