@@ -6,7 +6,7 @@
 // MAP, neither at the other's cost) does --out FILE write the model fitted on the whole set, as data for the
 // scorer. On eval/real/tune it has not won (services/matching/method/README.md): the scorer reads no fit.
 //
-//   node_modules/.bin/tsx scripts/fit-matching.ts [--set eval/real/tune] [--split] [--lambda X] [--out FILE] [--signatures]
+//   node_modules/.bin/tsx scripts/fit-matching.ts [--set eval/real/tune] [--split] [--by-language] [--lambda X] [--out FILE] [--signatures]
 //
 // --split gives the kind agreement and the type overlap one weight per place they were read (the notice's
 // CPV code, another scheme's code, its words; title, item line, description). The regularisation strength
@@ -31,6 +31,7 @@ import {
 	scoreRow,
 	toWeightsFile,
 } from "../services/matching/method/fit.ts";
+import { noticeProfile } from "../services/matching/method/notice-profile.ts";
 import { ProductIndex } from "../services/matching/method/product-index.ts";
 import { scorePair } from "../services/matching/method/score-pair.ts";
 import { scoreNoticeForTenant } from "../services/matching/method/score-tenant.ts";
@@ -53,7 +54,15 @@ const LAMBDAS = [0.1, 0.3, 1, 3, 10, 30, 100];
  * another scheme, words; title, item line, description).
  */
 const split = args.includes("--split");
-function subKey(e: RationaleEntry): string {
+/** --by-language: the kind agreement and the type overlap in English notices and in others (concepts alone carry the kind there). */
+const byLanguage = args.includes("--by-language");
+function subKey(e: RationaleEntry, language: string): string {
+	const key = splitKey(e);
+	return byLanguage && (e.feature === "concept_agreement" || e.feature === "product_type_overlap")
+		? `${key}:${language === "en" ? "en" : "other"}`
+		: key;
+}
+function splitKey(e: RationaleEntry): string {
 	if (!split) return e.feature;
 	if (e.feature === "concept_agreement") {
 		const from = /notice \S+ from (\S+)/.exec(e.detail)?.[1];
@@ -97,9 +106,10 @@ function readRows(): FitRow[] {
 			rows.push(row);
 			if (cancelled.has(id)) continue;
 			const found = index.candidatesForNotice(n.view).map((c) => c.product);
+			const language = noticeProfile(n.view).language;
 			for (const p of found) {
 				const pair = scorePair(p, n.view);
-				if (!pair.excluded) row.products.push(pairFeatures(pair.rationale, subKey));
+				if (!pair.excluded) row.products.push(pairFeatures(pair.rationale, (e) => subKey(e, language)));
 			}
 			const scored = scoreNoticeForTenant(found, n.view);
 			for (const e of scored.rationale)
@@ -190,7 +200,7 @@ if (out !== undefined) {
 	if (!wins) console.log(`not written to ${out}: the fold check failed`);
 	else {
 		const about =
-			`Written by scripts/fit-matching.ts${split ? " --split" : ""} over ${setDir} (${rows.length} company-notice pairs), ` +
+			`Written by scripts/fit-matching.ts${split ? " --split" : ""}${byLanguage ? " --by-language" : ""} over ${setDir} (${rows.length} company-notice pairs), ` +
 			`${new Date().toISOString().slice(0, 10)}: logistic fit of grade 2 on the score, L2 towards the hand-set weights ` +
 			`(lambda ${lambda}), after beating them on both held-out folds; do not edit by hand, rerun the script.`;
 		writeFileSync(out, `${JSON.stringify(toWeightsFile(whole, about), null, "\t")}\n`);
