@@ -1,17 +1,6 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CompanyProfile } from "../shared/contract/catalog.ts";
-import type { Signals } from "../shared/contract/opportunities.ts";
-import { judgeEligibility } from "../services/matching/eligibility.ts";
-import { BARRED_FACTOR, RECORD_MIN_SCORE } from "../services/matching/engine.ts";
-import { type DevSet, loadDevSet } from "../services/matching/method/eval/dev-set.ts";
-import { type AfterScoring, type CompanyFigures, evaluate } from "../services/matching/method/eval/evaluate.ts";
-import { explainSignals } from "../services/matching/signals/extract.ts";
-import { noticeView, signalsInput } from "../services/matching/views.ts";
-import { parseFeed } from "../services/opportunities/feeds/detect.ts";
-import type { NormalizedNotice } from "../services/opportunities/feeds/notice.ts";
-import { forMatching } from "./eval-signals.ts";
+import { loadDevSet } from "../services/matching/method/eval/dev-set.ts";
+import { type CompanyFigures, evaluate } from "../services/matching/method/eval/evaluate.ts";
 import { syntheticNotices, syntheticProducts } from "../services/matching/method/eval/synthetic.ts";
 import { NoticeIndex } from "../services/matching/method/notice-index.ts";
 import { ProductIndex } from "../services/matching/method/product-index.ts";
@@ -19,6 +8,7 @@ import { scorePair } from "../services/matching/method/score-pair.ts";
 import { scoreNoticeForTenant } from "../services/matching/method/score-tenant.ts";
 import type { NoticeView, ProductView } from "../services/matching/method/types.ts";
 import { DIGEST_MIN_SCORE } from "../services/matching/method/weights.ts";
+import { asApi, foldOf } from "./matching-as-api.ts";
 
 // Offline evaluation of the matching method (issue 5, items 5 and 6) without a running stack:
 // stage 1 + stage 2 and a BM25 baseline over the labeled dev set, then a synthetic scale check
@@ -40,9 +30,7 @@ const setArg = args.indexOf("--set");
 const foldArg = args.indexOf("--fold");
 const fold = foldArg >= 0 ? args[foldArg + 1] : undefined;
 if (fold !== undefined && fold !== "a" && fold !== "b") throw new Error("--fold takes a or b");
-const inFold = (ocid: string) =>
-	fold === undefined ||
-	(Number.parseInt(createHash("sha256").update(`fold:${ocid}`).digest("hex")[0] ?? "0", 16) % 2 === 0) === (fold === "a");
+const inFold = (ocid: string) => fold === undefined || foldOf(ocid) === fold;
 const devDir = setArg >= 0 ? (args[setArg + 1] ?? "") : join(import.meta.dirname, "..", "..", "shared", "eval", "dev");
 
 const f3 = (x: number) => x.toFixed(3);
@@ -68,49 +56,9 @@ const quantile = (xs: number[], q: number) => {
 	return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
 };
 
-/** The set as the service reads it, and the engine's steps after the method (see --as-api above). */
-function asApi(set: DevSet): { set: DevSet; after: AfterScoring } {
-	// Every version of a process, in order: the store keeps the latest.
-	const latest = new Map<string, NormalizedNotice>();
-	for (const n of parseFeed(readFileSync(join(devDir, "notices.ocds.json"))).notices) latest.set(n.source_id, n);
-	const read = new Map<string, { view: NoticeView; signals: Signals }>();
-	for (const [id, n] of latest) {
-		const stored = forMatching(n, id);
-		const { signals, explanation } = explainSignals(signalsInput(stored));
-		read.set(id, { view: noticeView(stored, signals, explanation.bid_eligibility.rule), signals });
-	}
-	const profiles = new Map<string, CompanyProfile>(
-		set.tenants.map((t) => [
-			t.tenantId,
-			{
-				company_name: t.tenantId,
-				certifications: t.profile.certifications.map((name) => ({ name, number: null, expires_at: null })),
-				set_asides: t.profile.setAsides as CompanyProfile["set_asides"],
-				naics_codes: t.profile.naicsCodes,
-				places_served: [],
-				manufacturer_partners: [],
-				updated_at: null,
-			},
-		]),
-	);
-	const after: AfterScoring = (tenantId, noticeId, scored) => {
-		const r = read.get(noticeId);
-		if (!r) return scored;
-		const raw = Math.round(scored.score);
-		if (scored.bestProduct === null || raw < RECORD_MIN_SCORE) return { ...scored, score: 0 };
-		const e = judgeEligibility(r.signals, profiles.get(tenantId) ?? null, true, r.view.openCall === true);
-		return e.barred ? { ...scored, score: Math.round(raw * BARRED_FACTOR) } : { ...scored, score: raw };
-	};
-	const notices = set.notices.map((n) => {
-		const r = read.get(n.view.noticeId);
-		return r ? { ...n, view: { ...r.view, noticeId: n.view.noticeId } } : n;
-	});
-	return { set: { ...set, notices }, after };
-}
-
 function devSetReport(): void {
 	const loaded = loadDevSet(devDir);
-	const api = args.includes("--as-api") ? asApi(loaded) : null;
+	const api = args.includes("--as-api") ? asApi(loaded, devDir) : null;
 	const whole = api?.set ?? loaded;
 	const set = {
 		...whole,
