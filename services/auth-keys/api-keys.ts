@@ -10,11 +10,12 @@ import { activeMembership } from "./directory.ts";
 import { sha256 } from "../../shared/hash.ts";
 import { createWithinCap, GIVE_BACK_PLACE } from "./places.ts";
 import type { AuthMemory, KnownCredential } from "./auth-memory.ts";
+import { KEY_LAST_USED_RESOLUTION_MS } from "../../shared/auth-stamp.ts";
+import type { AuthAnswer } from "../../shared/contract/internal/auth-keys-actions.ts";
 
 // API keys: created and revoked by browser sessions, verified by hash on every request.
 
 export const API_KEY_PREFIX = "oms_live_";
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function toApiKey(d: ApiKeyDoc & { _id: string }): ApiKey {
 	return {
@@ -83,21 +84,21 @@ const unauthorized = () => new ApiError("unauthorized", "Missing or invalid cred
  * away has changed since it was read (auth-memory.ts), else from the database; expiry is checked
  * on every request. A revocation or a lost membership takes effect on the very next request.
  */
-export async function verifyKey(m: AuthModels, memory: AuthMemory, hash: string): Promise<AuthContext> {
+export async function verifyKey(m: AuthModels, memory: AuthMemory, hash: string): Promise<AuthAnswer> {
 	const stamp = await memory.stamp();
 	const known = memory.credentials.get(`key:${hash}`, stamp);
 	if (known) {
 		const now = Date.now();
 		if (known.expiresAt !== null && known.expiresAt <= now) throw unauthorized();
-		if (now - (known.lastUsedAt ?? 0) >= LAST_USED_RESOLUTION_MS) {
+		if (now - (known.lastUsedAt ?? 0) >= KEY_LAST_USED_RESOLUTION_MS) {
 			known.lastUsedAt = now;
 			touchLastUsed(m, known.auth.apiKeyId!, now);
 		}
-		return { ...known.auth };
+		return { auth: { ...known.auth }, expiresAt: known.expiresAt };
 	}
-	const auth = await readKey(m, hash);
-	memory.credentials.set(`key:${hash}`, stamp, auth);
-	return auth.auth;
+	const read = await readKey(m, hash);
+	memory.credentials.set(`key:${hash}`, stamp, read);
+	return { auth: read.auth, expiresAt: read.expiresAt };
 }
 
 async function readKey(m: AuthModels, hash: string): Promise<KnownCredential> {
@@ -109,7 +110,7 @@ async function readKey(m: AuthModels, hash: string): Promise<KnownCredential> {
 	const membership = await activeMembership(m, key.membership_id);
 	if (!membership || membership.tenant_id !== key.tenant_id) throw unauthorized();
 	let lastUsedAt = key.last_used_at?.getTime() ?? 0;
-	if (now - lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+	if (now - lastUsedAt >= KEY_LAST_USED_RESOLUTION_MS) {
 		lastUsedAt = now;
 		touchLastUsed(m, key._id, now);
 	}
@@ -126,7 +127,7 @@ async function readKey(m: AuthModels, hash: string): Promise<KnownCredential> {
 
 /** At most once a minute per key, off the request's critical path. */
 function touchLastUsed(m: AuthModels, id: string, now: number): void {
-	const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+	const stale = new Date(now - KEY_LAST_USED_RESOLUTION_MS);
 	m.apiKeys
 		.updateOne({ _id: id, $or: [{ last_used_at: null }, { last_used_at: { $lt: stale } }] }, { $set: { last_used_at: new Date(now) } })
 		.catch(() => {

@@ -23,6 +23,7 @@ import { redisOptions } from "../../shared/queue.ts";
 import { createKey, listKeys, revokeKey, verifyKey } from "./api-keys.ts";
 import { contactEmail, createTenant, emailOf, membershipsOf, setMembership, tenantName } from "./directory.ts";
 import { AuthMemory } from "./auth-memory.ts";
+import { authStampKey } from "../../shared/auth-stamp.ts";
 import { SIGN_IN_SETUP, signInConfigured, verifyIdToken } from "./id-tokens.ts";
 import { authModels, type AuthModels } from "./models.ts";
 import { clearedCookie, endSession, purgeExpiredSessions, sessionCookie, signIn, verifySession } from "./sessions.ts";
@@ -127,7 +128,7 @@ export const AuthKeysService: ServiceSchema<ServiceSettingSchema, Record<string,
 		// Commands fail at once while Redis is away: authentication then reads the database.
 		this.redis = new Redis(c.REDIS_URL, { ...redisOptions(false), commandTimeout: 1000 });
 		this.redis.on("error", () => undefined);
-		this.memory = new AuthMemory(this.redis, `${c.REDIS_PREFIX}:auth:stamp`, c.AUTH_CACHE_MS);
+		this.memory = new AuthMemory(this.redis, authStampKey(c.REDIS_PREFIX), c.AUTH_CACHE_MS);
 		if (!signInConfigured()) this.logger.warn(`no OpenID Connect issuer is configured, so nobody can sign in: ${SIGN_IN_SETUP}`);
 		this.purge = every(
 			3600_000,

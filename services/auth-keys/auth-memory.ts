@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Membership as MembershipOut } from "../../shared/contract/auth.ts";
 import type { AuthContext } from "../../shared/auth-context.ts";
 import { ApiError } from "../../shared/errors.ts";
+import { newAuthStamp, readAuthStamp, StampedMemo } from "../../shared/auth-stamp.ts";
 
 // Every request with a credential used to read the auth database two to five times (issue 17:
 // GET /me's rate was bound by those reads). auth-keys now keeps what it read in memory, under
@@ -24,32 +24,9 @@ export interface KnownCredential {
 	lastUsedAt?: number;
 }
 
-const MAX_ENTRIES = 10_000;
 const RETRY_MS = 1000;
 /** How long a change waits for a Redis connection not yet (or no longer) up, e.g. in a CLI that just started. */
 const CONNECT_WAIT_MS = 3000;
-
-/** Answers kept under the stamp they were read under, each for at most `ttlMs`. */
-class StampedMemo<V> {
-	private readonly entries = new Map<string, { value: V; stamp: string; at: number }>();
-	constructor(private readonly ttlMs: number) {}
-
-	get(key: string, stamp: string | null): V | undefined {
-		const e = this.entries.get(key);
-		if (!e || stamp === null || e.stamp !== stamp || Date.now() - e.at >= this.ttlMs) return undefined;
-		return e.value;
-	}
-
-	set(key: string, stamp: string | null, value: V): void {
-		if (stamp === null || this.ttlMs <= 0) return;
-		if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-		this.entries.set(key, { value, stamp, at: Date.now() });
-	}
-
-	clear(): void {
-		this.entries.clear();
-	}
-}
 
 export class AuthMemory {
 	readonly credentials: StampedMemo<KnownCredential>;
@@ -75,15 +52,7 @@ export class AuthMemory {
 
 	/** The stamp for this request, or null (nothing from memory) when off or Redis did not answer. */
 	async stamp(): Promise<string | null> {
-		if (this.ttlMs <= 0 || this.redis.status !== "ready") return null; // no waiting on a request's path
-		try {
-			const s = await this.redis.get(this.key);
-			if (s) return s;
-			await this.redis.set(this.key, newStamp(), "NX");
-			return await this.redis.get(this.key);
-		} catch {
-			return null;
-		}
+		return this.ttlMs <= 0 ? null : readAuthStamp(this.redis, this.key);
 	}
 
 	/**
@@ -120,7 +89,7 @@ export class AuthMemory {
 	private async replaceStamp(): Promise<boolean> {
 		try {
 			if (!(await this.connected())) return false;
-			await this.redis.set(this.key, newStamp());
+			await this.redis.set(this.key, newAuthStamp());
 			return true;
 		} catch {
 			return false;
@@ -151,6 +120,3 @@ export class AuthMemory {
 		this.retry.unref();
 	}
 }
-
-/** A random stamp, so that one never comes back (Redis restarted empty, a counter restarted). */
-const newStamp = () => randomBytes(12).toString("hex");

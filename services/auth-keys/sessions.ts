@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AuthContext } from "../../shared/auth-context.ts";
+import type { AuthAnswer } from "../../shared/contract/internal/auth-keys-actions.ts";
 import { config } from "../../shared/config.ts";
 import type { SessionRecord } from "../../shared/contract/auth.ts";
 import { SCOPE_VALUES } from "../../shared/contract/scopes.ts";
@@ -94,13 +95,13 @@ const unauthorized = () => new ApiError("unauthorized", "Missing or invalid cred
  * from memory while nothing that could take access away has changed (auth-memory.ts), else from
  * the database; expiry is checked on every request. Refusals are never remembered.
  */
-export async function verifySession(m: AuthModels, memory: AuthMemory, hash: string, selectTenant?: string): Promise<AuthContext> {
+export async function verifySession(m: AuthModels, memory: AuthMemory, hash: string, selectTenant?: string): Promise<AuthAnswer> {
 	const stamp = await memory.stamp();
 	const memoKey = `session:${hash}|${selectTenant ?? ""}`;
 	const known = memory.credentials.get(memoKey, stamp);
 	if (known) {
 		if (known.expiresAt! <= Date.now()) throw unauthorized();
-		return { ...known.auth };
+		return { auth: { ...known.auth }, expiresAt: known.expiresAt };
 	}
 	const s = await m.sessions.findOne({ token_hash: hash }).lean();
 	if (!s || s.ended_at || s.expires_at.getTime() <= Date.now()) throw unauthorized();
@@ -116,8 +117,9 @@ export async function verifySession(m: AuthModels, memory: AuthMemory, hash: str
 		sessionId: s._id,
 		email: user.email,
 	};
-	memory.credentials.set(memoKey, stamp, { auth, expiresAt: s.expires_at.getTime() });
-	return auth;
+	const answer = { auth, expiresAt: s.expires_at.getTime() };
+	memory.credentials.set(memoKey, stamp, answer);
+	return { ...answer, auth: { ...auth } };
 }
 
 /** Ends the session; every process forgets what it remembered before this answers. */

@@ -14,6 +14,8 @@ import { withRequestId } from "../../shared/request-context.ts";
 import { checkAccess, checkOrigin } from "./access.ts";
 import { bodyReader } from "./bodies.ts";
 import { clientAddress, type ClientAddress } from "./client-address.ts";
+import { CredentialMemory } from "./credential-memory.ts";
+import { authStampKey } from "../../shared/auth-stamp.ts";
 import { presentedCredential, selectedTenant } from "./credentials.ts";
 import { sendError, undecodablePathParam, type AliasPattern } from "./http-errors.ts";
 import { buildOpenApi } from "./openapi.ts";
@@ -47,6 +49,7 @@ type RequestContext = Context<unknown, RequestMeta & Record<string, unknown>>;
 interface Gateway extends Service {
 	redis: Redis;
 	rateLimits: RateLimits;
+	credentials: CredentialMemory;
 	clientAddress: ClientAddress;
 	removeChecks: Array<() => void>;
 	openapiDoc?: Record<string, unknown>;
@@ -238,7 +241,8 @@ export const GatewayService: ServiceSchema<any, Record<string, any>, Record<stri
 			}
 			let auth: AuthContext;
 			try {
-				auth = await callInternal(ctx, "auth-keys.authenticate", { kind: presented.kind, hash: presented.hash, tenantId });
+				const asked = { kind: presented.kind, hash: presented.hash, tenantId };
+				auth = await this.credentials.authenticate(asked, () => callInternal(ctx, "auth-keys.authenticate", asked));
 			} catch (err) {
 				// Failed credentials spend the caller's address budget, which slows down guessing.
 				if ((err as ApiError)?.type === "unauthorized") await spend(address, true);
@@ -281,6 +285,7 @@ export const GatewayService: ServiceSchema<any, Record<string, any>, Record<stri
 			{ points: c.RATE_LIMIT_POINTS, windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS },
 			{ points: c.RATE_LIMIT_ANON_POINTS, windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS },
 		);
+		this.credentials = new CredentialMemory(this.redis, authStampKey(c.REDIS_PREFIX), c.AUTH_CACHE_MS);
 	},
 
 	async stopped(this: Gateway) {

@@ -34,7 +34,33 @@ async function queriesPerMe(credential: { key?: string; cookie?: string }, n = 1
 	return queries;
 }
 
+/** Calls of auth-keys.authenticate so far (Moleculer's request counter): the gateway's questions. */
+function authenticateCalls(): number {
+	const metric = stack.broker.metrics.getMetric("moleculer.request.total");
+	const values = (metric?.snapshot() ?? []) as unknown as Array<{ labels: { action?: string }; value: number }>;
+	return values.filter((v) => v.labels.action === "auth-keys.authenticate").reduce((sum, v) => sum + v.value, 0);
+}
+
 describe("GET /me", () => {
+	it("asks auth-keys about a credential once, then again only after a change that could take access away", async () => {
+		const { secret } = await apiKey(stack, acme, ["opportunities:read"]);
+		const other = await apiKey(stack, acme, []);
+		let before = authenticateCalls();
+		await queriesPerMe({ key: secret }, 5);
+		await queriesPerMe({ cookie: acme.cookie }, 5);
+		expect(authenticateCalls() - before).toBeLessThanOrEqual(2); // each credential's first request at most
+		expect(authenticateCalls() - before).toBeGreaterThan(0);
+		// Revoking another key is a change: every remembered answer is asked about again, once.
+		expect((await api(stack, "DELETE", `/api-keys/${other.id}`, { cookie: acme.cookie })).status).toBe(204);
+		before = authenticateCalls();
+		for (let i = 0; i < 3; i++) expect((await api(stack, "GET", "/me", { key: secret })).status).toBe(200);
+		expect(authenticateCalls() - before).toBe(1);
+		// A refused credential is never remembered: every request asks.
+		before = authenticateCalls();
+		for (let i = 0; i < 3; i++) expect((await api(stack, "GET", "/me", { key: other.secret })).status).toBe(401);
+		expect(authenticateCalls() - before).toBe(3);
+	});
+
 	it("answers a known API key and a known session without reading the auth database", async () => {
 		const { secret } = await apiKey(stack, acme, ["opportunities:read"]);
 		expect(await queriesPerMe({ key: secret })).toEqual([]);

@@ -26,6 +26,14 @@ export const AuthContext = z.object({
 });
 export type AuthContext = z.infer<typeof AuthContext>;
 
+/**
+ * authenticate's answer: the caller, and when the credential expires (milliseconds since the
+ * epoch; null: never), so that a process remembering the answer still checks expiry on every
+ * request (shared/auth-stamp.ts).
+ */
+export const AuthAnswer = z.object({ auth: AuthContext, expiresAt: z.number().nullable() });
+export type AuthAnswer = z.infer<typeof AuthAnswer>;
+
 /** An email address, compared trimmed and lower-cased. */
 const Email = z.string().trim().toLowerCase().pipe(z.email());
 
@@ -49,7 +57,7 @@ export type SetMembershipParams = z.infer<typeof SetMembershipParams>;
 export const MembershipSet = z.object({ membershipId: z.string(), status: z.enum(["active", "disabled"]) });
 
 export const authKeysActions = {
-	"auth-keys.authenticate": { params: AuthenticateParams, result: AuthContext },
+	"auth-keys.authenticate": { params: AuthenticateParams, result: AuthAnswer },
 	"auth-keys.createTenant": { params: CreateTenantParams, result: CreatedTenant },
 	"auth-keys.contactEmail": { params: TenantRef, result: TenantContact },
 	"auth-keys.tenantIds": { params: TenantIdsParams, result: TenantIds },
