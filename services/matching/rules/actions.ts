@@ -95,8 +95,8 @@ export class LearnedRules {
 			throw e;
 		}
 		const change = await recordEvidence(this.m, job.tenantId, input);
-		// Learning switches rules on too (and creates them, against MAX_RULES): under the same lock as a person's switch.
-		const r = await withRuleLock(this.m, job.tenantId, () => reconsiderRules(this.m, job.tenantId, change.affected, change.features));
+		// Learning switches rules on too (and creates them, against MAX_RULES): that part under the same lock as a person's switch.
+		const r = await reconsiderRules(this.m, job.tenantId, change.affected, change.features, (fn) => withRuleLock(this.m, job.tenantId, fn));
 		for (const s of r.skipped)
 			this.logger.info({ tenantId: job.tenantId, feature: s.feature, reason: s.reason }, "learned rule not proposed");
 		for (const rule of r.toRescore) await this.outbox.send(rule);

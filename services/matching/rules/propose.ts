@@ -156,91 +156,135 @@ export interface Reconsidered {
 	skipped: Array<{ feature: string; reason: string }>;
 }
 
+/** Runs a function holding the company's rule lock (lock.ts withRuleLock). */
+export type UnderLock = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** Counts that never block a switch: a decision that switches nothing on under them needs no counts. */
+const ROOM: CompanyCounts = { active: 0, total: 0 };
+
 /**
  * Recounts the evidence of each feature and brings its rule in line (decide). Every count is
- * read from the evidence documents, so running it twice gives the same rules.
+ * read from the evidence documents, so running it twice gives the same rules. Only a decision
+ * that may switch a rule on (a new rule, or an existing one switched on) depends on the
+ * company's counts, and only those run under the lock, with the counts read there: most
+ * verdicts only move evidence counts and descriptions, or switch rules off, which need neither
+ * (lock.ts: switching off only makes room).
  */
 export async function reconsiderRules(
 	m: RuleModels,
 	tenantId: string,
 	ids: Iterable<string>,
 	labels: ReadonlyMap<string, Feature>,
+	underLock: UnderLock,
 ): Promise<Reconsidered> {
 	const out: Reconsidered = { toRescore: [], created: 0, updated: 0, skipped: [] };
 	const unique = [...new Set(ids)].sort();
-	const split = (id: string) => ({ type: id.slice(0, id.indexOf("|")) as RuleType, key: id.slice(id.indexOf("|") + 1) });
 	// One read of each kind for every feature of the verdict (a verdict has a dozen), not two per feature.
-	const [active, total, evidence, stored] = await Promise.all([
-		m.rules.countDocuments({ tenant_id: tenantId, active: true }),
-		m.rules.countDocuments({ tenant_id: tenantId }),
+	const [evidence, stored] = await Promise.all([
 		m.evidence.find({ tenant_id: tenantId, features: { $in: unique } }, { polarity: 1, verdict: 1, features: 1 }).lean<EvidenceDoc[]>(),
-		m.rules.find({ tenant_id: tenantId, key: { $in: [...new Set(unique.map((id) => split(id).key))] } }).lean<RuleDoc[]>(),
+		m.rules.find({ tenant_id: tenantId, key: { $in: [...new Set(unique.map((id) => splitFeature(id).key))] } }).lean<RuleDoc[]>(),
 	]);
-	const counts: CompanyCounts = { active, total };
 	const ruleOf = new Map(stored.map((r) => [`${r.rule_type}|${r.key}`, r]));
+	const docsOf = (id: string) => evidence.filter((d) => d.features.includes(id));
+	const switching: string[] = [];
 	for (const id of unique) {
-		const { type, key } = split(id);
-		const docs = evidence.filter((d) => d.features.includes(id));
-		const t = tally(docs);
-		for (let attempt = 0; attempt < 2; attempt++) {
-			// The first attempt decides on the rule as read above; a retry reads what another writer stored meanwhile.
-			const existing =
-				attempt === 0 ? (ruleOf.get(id) ?? null) : await m.rules.findOne({ tenant_id: tenantId, rule_type: type, key }).lean<RuleDoc>();
-			const label = existing?.label ?? labels.get(id)?.label ?? key;
-			const state = existing
-				? {
-						active: existing.active,
-						set_by: existing.set_by as RuleState["set_by"],
-						evidence_count: existing.evidence_count,
-						description: existing.description,
-					}
-				: null;
-			const d = decide(type, key, label, t, state, counts, isFamilyKey(key) && !existing ? narrowerNet(id, docs) : 0);
-			if (d.kind === "none") break;
-			if (d.kind === "skip") {
-				out.skipped.push({ feature: id, reason: d.reason });
-				break;
-			}
-			const now = new Date();
-			if (d.kind === "create") {
-				try {
-					const doc = await m.rules.create({
-						_id: randomUUID(),
-						tenant_id: tenantId,
-						rule_type: type,
-						key,
-						label,
-						...d.state,
-						created_at: now,
-						updated_at: now,
-						rescore: d.state.active ? newRequest() : null,
-					});
-					counts.total++;
-					if (d.state.active) {
-						counts.active++;
-						out.toRescore.push(doc.toObject() as RuleDoc);
-					}
-					out.created++;
-					break;
-				} catch (e) {
-					if (isDuplicateKeyError(e)) continue; // another worker proposed it first: update theirs
-					throw e;
-				}
-			}
-			// Only while the stored rule is as read, so a person's switch in between is not overwritten.
-			const r = await m.rules.updateOne(
-				{ _id: existing!._id, active: existing!.active, set_by: existing!.set_by },
-				{ $set: { ...d.set, updated_at: now, ...(d.activeChanged ? { rescore: newRequest() } : {}) } },
-			);
-			if (r.matchedCount === 0) continue; // changed meanwhile: decide again on what is stored now
-			out.updated++;
-			if (d.activeChanged) {
-				counts.active += d.set.active ? 1 : -1;
-				const doc = await m.rules.findById(existing!._id).lean<RuleDoc>();
-				if (doc) out.toRescore.push(doc);
-			}
-			break;
-		}
+		const settled = await settleRule(m, tenantId, id, docsOf(id), ruleOf.get(id) ?? null, labels, ROOM, out, false);
+		if (!settled) switching.push(id);
 	}
+	if (switching.length === 0) return out;
+	await underLock(async () => {
+		const [active, total] = await Promise.all([
+			m.rules.countDocuments({ tenant_id: tenantId, active: true }),
+			m.rules.countDocuments({ tenant_id: tenantId }),
+		]);
+		const counts: CompanyCounts = { active, total };
+		for (const id of switching) {
+			const { type, key } = splitFeature(id);
+			const existing = await m.rules.findOne({ tenant_id: tenantId, rule_type: type, key }).lean<RuleDoc>();
+			await settleRule(m, tenantId, id, docsOf(id), existing, labels, counts, out, true);
+		}
+	});
 	return out;
+}
+
+const splitFeature = (id: string) => ({ type: id.slice(0, id.indexOf("|")) as RuleType, key: id.slice(id.indexOf("|") + 1) });
+
+/**
+ * Brings one feature's rule in line with its evidence. Without `mayCreate` (outside the lock) a
+ * decision that creates or switches on a rule is not applied: answers false, to be settled under
+ * the lock. `counts` follow what this call writes.
+ */
+async function settleRule(
+	m: RuleModels,
+	tenantId: string,
+	id: string,
+	docs: EvidenceDoc[],
+	read: RuleDoc | null,
+	labels: ReadonlyMap<string, Feature>,
+	counts: CompanyCounts,
+	out: Reconsidered,
+	mayCreate: boolean,
+): Promise<boolean> {
+	const { type, key } = splitFeature(id);
+	const t = tally(docs);
+	for (let attempt = 0; attempt < 2; attempt++) {
+		// The first attempt decides on the rule as read; a retry reads what another writer stored meanwhile.
+		const existing = attempt === 0 ? read : await m.rules.findOne({ tenant_id: tenantId, rule_type: type, key }).lean<RuleDoc>();
+		const label = existing?.label ?? labels.get(id)?.label ?? key;
+		const state = existing
+			? {
+					active: existing.active,
+					set_by: existing.set_by as RuleState["set_by"],
+					evidence_count: existing.evidence_count,
+					description: existing.description,
+				}
+			: null;
+		const d = decide(type, key, label, t, state, counts, isFamilyKey(key) && !existing ? narrowerNet(id, docs) : 0);
+		if (d.kind === "none") return true;
+		if (d.kind === "skip") {
+			out.skipped.push({ feature: id, reason: d.reason });
+			return true;
+		}
+		if (!mayCreate && (d.kind === "create" || (d.activeChanged && d.set.active))) return false;
+		const now = new Date();
+		if (d.kind === "create") {
+			try {
+				const doc = await m.rules.create({
+					_id: randomUUID(),
+					tenant_id: tenantId,
+					rule_type: type,
+					key,
+					label,
+					...d.state,
+					created_at: now,
+					updated_at: now,
+					rescore: d.state.active ? newRequest() : null,
+				});
+				counts.total++;
+				if (d.state.active) {
+					counts.active++;
+					out.toRescore.push(doc.toObject() as RuleDoc);
+				}
+				out.created++;
+				return true;
+			} catch (e) {
+				if (isDuplicateKeyError(e)) continue; // another worker proposed it first: update theirs
+				throw e;
+			}
+		}
+		// Only while the stored rule is as read, so a person's switch in between is not overwritten.
+		const r = await m.rules.updateOne(
+			{ _id: existing!._id, active: existing!.active, set_by: existing!.set_by },
+			{ $set: { ...d.set, updated_at: now, ...(d.activeChanged ? { rescore: newRequest() } : {}) } },
+		);
+		if (r.matchedCount === 0) continue; // changed meanwhile: decide again on what is stored now
+		out.updated++;
+		if (d.activeChanged) {
+			counts.active += d.set.active ? 1 : -1;
+			const doc = await m.rules.findById(existing!._id).lean<RuleDoc>();
+			if (doc) out.toRescore.push(doc);
+		}
+		return true;
+	}
+	return true;
 }
