@@ -2,6 +2,12 @@ import mongoose, { type Connection, type Model } from "mongoose";
 import { config } from "./config.ts";
 import { addReadinessCheck } from "./readiness.ts";
 
+// Mongoose captures `new Error().stack` on every query, only to report where a query executed
+// twice was first run; with source maps on (tsx) each capture maps every frame, and under
+// bench:load that was a twentieth of the opportunities service's time (issue 17). Skipped, as
+// Mongoose 9 does by default.
+mongoose.set("skipOriginalStackTraces", true);
+
 /**
  * Each service owns its own database (`<prefix>_<service>`) and never reads another's.
  * Code here stays inside the subset that FerretDB and MongoDB share (DESIGN.md).
