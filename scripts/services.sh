@@ -566,6 +566,10 @@ up_mongo() {
   # worker start-up costs more than the scan (a two-field lookup among 5,000 products: 35 ms
   # parallel, 5 ms not). pgx sends unknown URL parameters as settings.
   [[ $pg_url == *max_parallel_workers_per_gather=* ]] || pg_url="$pg_url&max_parallel_workers_per_gather=${FERRETDB_PG_PARALLEL_WORKERS:-0}"
+  # FerretDB's statements are prepared once per connection; PostgreSQL then plans each run anew
+  # (its default chooses between a plan per run and one reused plan by their estimated costs).
+  # FERRETDB_PG_PLAN_CACHE_MODE sets its plan_cache_mode (auto, force_generic_plan, force_custom_plan).
+  [[ $pg_url == *plan_cache_mode=* ]] || pg_url="$pg_url&plan_cache_mode=${FERRETDB_PG_PLAN_CACHE_MODE:-auto}"
   # A commit is acknowledged before its WAL reaches the disk, as MongoDB acknowledges a write
   # (w: 1) before its journal's next flush: a crash of this machine may lose the last moments of
   # writes, never make a document half-written, and updates stop waiting on a disk flush each
@@ -670,7 +674,7 @@ stale_ferretdb() {
   pid="$(our_pid mongo)" || return 1
   exe="$(readlink "/proc/$pid/exe" 2>/dev/null || true)"
   [[ -n $exe && ${exe% (deleted)} != "$FERRETDB_BIN" ]] && return 0
-  [[ -r /proc/$pid/cmdline ]] && ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'default_toast_compression='
+  [[ -r /proc/$pid/cmdline ]] && ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q 'plan_cache_mode='
 }
 
 cmd_up() {
