@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { EVIDENCE, pairEvidence } from "../../../services/matching/method/evidence.ts";
 import { DIGEST_ODDS, type FitRow, IDENTITY, fitModel, pairFeatures, scoreRow } from "../../../services/matching/method/fit.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
-import { notice, product } from "./fixtures.ts";
+import { fitRow as row, notice, product } from "./fixtures.ts";
 
 const laptop = () =>
 	product({
@@ -98,18 +98,6 @@ describe("evidence of a pair", () => {
 });
 
 describe("evidence weights in the fit", () => {
-	const row = (over: Partial<FitRow>): FitRow => ({
-		tenantId: "t",
-		noticeId: "n",
-		grade: 0,
-		products: [],
-		breadth: 0,
-		companyFactors: {},
-		barredFactor: 1,
-		recordMin: 0,
-		...over,
-	});
-
 	it("weight 0 (the hand-set scorer) leaves every score as it was", () => {
 		const pair = pairFeatures(scorePair(laptop(), notice()).rationale);
 		const plain = row({ products: [pair] });
