@@ -217,7 +217,8 @@ if (out !== undefined) {
 	if (!wins) console.log(`not written to ${out}: the fold check failed`);
 	else {
 		const about =
-			`Written by scripts/fit-matching.ts${split ? " --split" : ""}${byLanguage ? " --by-language" : ""} over ${setDir} (${rows.length} company-notice pairs), ` +
+			`Written by scripts/fit-matching.ts${split ? " --split" : ""}${byLanguage ? " --by-language" : ""}` +
+			`${withEvidence ? (evidenceOnly ? " --evidence-only" : " --evidence") : ""} over ${setDir} (${rows.length} company-notice pairs), ` +
 			`${new Date().toISOString().slice(0, 10)}: logistic fit of grade 2 on the score, L2 towards the hand-set weights ` +
 			`(lambda ${lambda}), after beating them on both held-out folds; do not edit by hand, rerun the script.`;
 		writeFileSync(out, `${JSON.stringify(toWeightsFile(whole, about), null, "\t")}\n`);

@@ -348,12 +348,20 @@ export function figures(rows: readonly FitRow[], m: FitModel, line = LINE): Fold
 export function toWeightsFile(
 	m: FitModel,
 	about: string,
-): { about: string; points: Record<string, number>; factorPowers: Record<string, number>; slope: number } {
+): {
+	about: string;
+	points: Record<string, number>;
+	factorPowers: Record<string, number>;
+	evidence?: Record<string, number>;
+	slope: number;
+} {
 	const r3 = (x: number) => Math.round(x * 1000) / 1000;
+	const round = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).map(([f, v]) => [f, r3(v)]));
 	return {
 		about,
-		points: Object.fromEntries(Object.entries(m.points).map(([f, v]) => [f, r3(v)])),
-		factorPowers: Object.fromEntries(Object.entries(m.factorPowers).map(([f, v]) => [f, r3(v)])),
+		points: round(m.points),
+		factorPowers: round(m.factorPowers),
+		...(m.evidence ? { evidence: round(m.evidence) } : {}),
 		slope: r3(m.slope),
 	};
 }
