@@ -7,11 +7,15 @@
 // scorer. On eval/real/tune it has not won (services/matching/method/README.md): the scorer reads no fit.
 //
 //   node_modules/.bin/tsx scripts/fit-matching.ts [--set eval/real/tune] [--split] [--by-language] [--lambda X] [--out FILE] [--signatures]
+//       [--evidence [--evidence-only]] [--details a|b]
 //
 // --split gives the kind agreement and the type overlap one weight per place they were read (the notice's
 // CPV code, another scheme's code, its words; title, item line, description). The regularisation strength
 // is chosen inside the training fold (two inner halves by another hash, by log loss), never by looking at
-// the held-out fold.
+// the held-out fold. --evidence adds each pair's evidence (services/matching/method/evidence.ts: what the
+// kind agreement rests on, what the notice's words say of the product's kind) as weights the fit may move
+// from 0; --evidence-only fits those alone, the scorer's own weights kept. --details a|b prints one fold's
+// pairs near the line with their evidence, to design on that fold and check on the other.
 
 import { writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
@@ -31,6 +35,7 @@ import {
 	scoreRow,
 	toWeightsFile,
 } from "../services/matching/method/fit.ts";
+import { EVIDENCE, pairEvidence } from "../services/matching/method/evidence.ts";
 import { noticeProfile } from "../services/matching/method/notice-profile.ts";
 import { ProductIndex } from "../services/matching/method/product-index.ts";
 import { scorePair } from "../services/matching/method/score-pair.ts";
@@ -56,6 +61,10 @@ const LAMBDAS = [0.1, 0.3, 1, 3, 10, 30, 100];
 const split = args.includes("--split");
 /** --by-language: the kind agreement and the type overlap in English notices and in others (concepts alone carry the kind there). */
 const byLanguage = args.includes("--by-language");
+/** --evidence: each pair's evidence as weights the fit may move from 0; --evidence-only: those alone. */
+const evidenceOnly = args.includes("--evidence-only");
+const withEvidence = evidenceOnly || args.includes("--evidence");
+const detailsFold = arg("--details");
 function subKey(e: RationaleEntry, language: string): string {
 	const key = splitKey(e);
 	return byLanguage && (e.feature === "concept_agreement" || e.feature === "product_type_overlap")
@@ -109,7 +118,11 @@ function readRows(): FitRow[] {
 			const language = noticeProfile(n.view).language;
 			for (const p of found) {
 				const pair = scorePair(p, n.view);
-				if (!pair.excluded) row.products.push(pairFeatures(pair.rationale, (e) => subKey(e, language)));
+				if (pair.excluded) continue;
+				const features = pairFeatures(pair.rationale, (e) => subKey(e, language));
+				// Only what is there: zeros weigh nothing and would slow every step of the fit.
+				if (withEvidence) features.evidence = Object.fromEntries(Object.entries(pairEvidence(p, n.view)).filter(([, x]) => x !== 0));
+				row.products.push(features);
 			}
 			const scored = scoreNoticeForTenant(found, n.view);
 			for (const e of scored.rationale)
@@ -133,7 +146,8 @@ function chooseLambda(train: FitRow[]): number {
 	const halves = [train.filter((r) => inner(r.noticeId)), train.filter((r) => !inner(r.noticeId))] as const;
 	let best = { lambda: LAMBDAS[0] ?? 1, loss: Number.POSITIVE_INFINITY };
 	for (const lambda of LAMBDAS) {
-		const loss = logLoss(halves[1], fitModel(halves[0], { lambda })) + logLoss(halves[0], fitModel(halves[1], { lambda }));
+		const loss =
+			logLoss(halves[1], fitModel(halves[0], { lambda, evidenceOnly })) + logLoss(halves[0], fitModel(halves[1], { lambda, evidenceOnly }));
 		if (loss < best.loss) best = { lambda, loss };
 	}
 	return best.lambda;
@@ -149,13 +163,16 @@ const line = (label: string, f: FoldFigures) => {
 function describe(m: FitModel): string {
 	const pts = Object.entries(m.points).map(([f, v]) => `${f} x${v.toFixed(2)}`);
 	const fac = Object.entries(m.factorPowers).map(([f, v]) => `${f} ^${v.toFixed(2)}`);
-	return `    slope ${m.slope.toFixed(2)}/10 points; points: ${pts.join(", ")}\n    factors: ${fac.join(", ")}`;
+	const ev = Object.entries(m.evidence ?? {}).map(([f, v]) => `${f} ${v >= 0 ? "+" : ""}${v.toFixed(2)}`);
+	const evidence = ev.length > 0 ? `\n    evidence (log scale): ${ev.join(", ")}` : "";
+	return `    slope ${m.slope.toFixed(2)}/10 points; points: ${pts.join(", ")}\n    factors: ${fac.join(", ")}${evidence}`;
 }
 
 const rows = readRows();
 const names = featureNames(rows);
 console.log(`features: ${[...names.points].map(([f, n]) => `${f} ${n}`).join(", ")}`);
 console.log(`factors: ${[...names.factors].map(([f, n]) => `${f} ${n}`).join(", ")}`);
+if (withEvidence) console.log(`evidence: ${[...names.evidence].map(([f, n]) => `${f} ${n}`).join(", ")}`);
 const folds = { a: rows.filter((r) => foldOf(r.noticeId) === "a"), b: rows.filter((r) => foldOf(r.noticeId) === "b") };
 let wins = true;
 for (const [train, test] of [
@@ -163,7 +180,7 @@ for (const [train, test] of [
 	["b", "a"],
 ] as const) {
 	const lambda = chooseLambda(folds[train]);
-	const m = fitModel(folds[train], { lambda });
+	const m = fitModel(folds[train], { lambda, evidenceOnly });
 	const before = figures(folds[test], IDENTITY);
 	const afterFit = figures(folds[test], m);
 	console.log(`\nfit on fold ${train} (lambda ${lambda}, chosen inside fold ${train}), measured on fold ${test}:`);
@@ -191,7 +208,7 @@ for (const [train, test] of [
 }
 console.log(`\nfold check: ${wins ? "the fit beats the hand-set weights on both held-out folds" : "no held-out gain on both folds"}`);
 const lambda = chooseLambda(rows);
-const whole = fitModel(rows, { lambda });
+const whole = fitModel(rows, { lambda, evidenceOnly });
 console.log(`\nfit on the whole set (lambda ${lambda}):`);
 console.log(line("whole, hand-set weights", figures(rows, IDENTITY)));
 console.log(line("whole, fitted (in-sample)", figures(rows, whole)));
@@ -200,7 +217,8 @@ if (out !== undefined) {
 	if (!wins) console.log(`not written to ${out}: the fold check failed`);
 	else {
 		const about =
-			`Written by scripts/fit-matching.ts${split ? " --split" : ""}${byLanguage ? " --by-language" : ""} over ${setDir} (${rows.length} company-notice pairs), ` +
+			`Written by scripts/fit-matching.ts${split ? " --split" : ""}${byLanguage ? " --by-language" : ""}` +
+			`${withEvidence ? (evidenceOnly ? " --evidence-only" : " --evidence") : ""} over ${setDir} (${rows.length} company-notice pairs), ` +
 			`${new Date().toISOString().slice(0, 10)}: logistic fit of grade 2 on the score, L2 towards the hand-set weights ` +
 			`(lambda ${lambda}), after beating them on both held-out folds; do not edit by hand, rerun the script.`;
 		writeFileSync(out, `${JSON.stringify(toWeightsFile(whole, about), null, "\t")}\n`);
@@ -228,4 +246,30 @@ if (args.includes("--signatures")) {
 	}
 	console.log("\nbest product's features (whole set, hand-set weights): pairs, their scores");
 	for (const [k, v] of [...tally].sort()) console.log(`  ${k}: ${v.length} (${v.sort((a, b) => a - b).join(" ")})`);
+}
+
+// --details a|b: one fold's pairs scored 30 or more or graded 2, with the best product's evidence (short names),
+// to design a rule on that fold alone and check it on the other.
+if (detailsFold === "a" || detailsFold === "b") {
+	const short = (k: string) => k.replace(/^ev_/, "");
+	console.log(`\nfold ${detailsFold}: grade, score, features of the best product | evidence (non-zero)`);
+	const listed = rows
+		.filter((r) => foldOf(r.noticeId) === detailsFold)
+		.map((r) => ({ r, s: scoreRow(r, IDENTITY) }))
+		.filter(({ r, s }) => s >= 30 || r.grade >= 2)
+		.sort((x, y) => y.s - x.s);
+	for (const { r, s } of listed) {
+		let best: { score: number; p: (typeof r.products)[number] | null } = { score: -1, p: null };
+		for (const p of r.products) {
+			const one = scoreRow({ ...r, products: [p] }, IDENTITY);
+			if (one > best.score) best = { score: one, p };
+		}
+		const feats = best.p ? [...Object.keys(best.p.points), ...Object.keys(best.p.factors)].sort().join("+") : "(none)";
+		const ev = best.p?.evidence
+			? EVIDENCE.filter((k) => (best.p?.evidence?.[k] ?? 0) !== 0)
+					.map((k) => `${short(k)}=${(best.p?.evidence?.[k] ?? 0).toFixed(2).replace(/\.00$/, "")}`)
+					.join(" ")
+			: "";
+		console.log(`  g${r.grade} ${String(s).padStart(3)} ${r.tenantId.padEnd(10).slice(0, 10)} ${feats} | ${ev}`);
+	}
 }

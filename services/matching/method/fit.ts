@@ -16,6 +16,11 @@ import { FACTORS } from "./weights.ts";
 export interface PairFeatures {
 	points: Record<string, number>;
 	factors: Record<string, number>;
+	/**
+	 * Evidence the scorer does not weigh (evidence.ts), each in 0..1: a model scales the pair's score by
+	 * exp(sum of weight x value), every weight 0 under the hand-set scorer and pulled towards 0 by the fit.
+	 */
+	evidence?: Record<string, number>;
 }
 
 /** The factor each scaling feature applied under the hand-set weights (the rationale gives its effect, not its factor). */
@@ -91,6 +96,8 @@ export interface FitModel {
 	factorPowers: Record<string, number>;
 	/** Logit per 10 points around the digest line. */
 	slope: number;
+	/** Weights of the pairs' evidence (absent: 0, the hand-set scorer's). */
+	evidence?: Record<string, number>;
 }
 
 /**
@@ -109,6 +116,13 @@ const softplus = (x: number) => (x > 30 ? x : Math.log1p(Math.exp(x)));
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const clamp = (x: number) => Math.max(0, Math.min(100, x));
+/** The scale a model's evidence weights put on a pair (1 without any). */
+const evidenceScale = (p: PairFeatures, m: FitModel) => {
+	if (!m.evidence || !p.evidence) return 1;
+	let z = 0;
+	for (const [f, x] of Object.entries(p.evidence)) z += (m.evidence[f] ?? 0) * x;
+	return Math.exp(z);
+};
 
 /** The company's score for a row under a model, as the scorer and the engine compute it (rounded as they round). */
 export function scoreRow(row: FitRow, m: FitModel): number {
@@ -118,6 +132,7 @@ export function scoreRow(row: FitRow, m: FitModel): number {
 		for (const [f, x] of Object.entries(p.points)) s += round1(x * (m.points[f] ?? 1));
 		s = clamp(s);
 		for (const [f, v] of Object.entries(p.factors)) s *= v ** (m.factorPowers[f] ?? 1);
+		s *= evidenceScale(p, m);
 		best = Math.max(best, Math.round(clamp(s)));
 	}
 	if (best === 0) return 0;
@@ -129,20 +144,28 @@ export function scoreRow(row: FitRow, m: FitModel): number {
 }
 
 /** The features a set of rows uses: additive ones and scaling ones (each with how many rows they appear in). */
-export function featureNames(rows: readonly FitRow[]): { points: Map<string, number>; factors: Map<string, number> } {
+export function featureNames(rows: readonly FitRow[]): {
+	points: Map<string, number>;
+	factors: Map<string, number>;
+	evidence: Map<string, number>;
+} {
 	const points = new Map<string, number>();
 	const factors = new Map<string, number>();
+	const evidence = new Map<string, number>();
 	for (const r of rows) {
 		const seenP = new Set<string>();
 		const seenF = new Set<string>(Object.keys(r.companyFactors));
+		const seenE = new Set<string>();
 		for (const p of r.products) {
 			for (const f of Object.keys(p.points)) seenP.add(f);
 			for (const f of Object.keys(p.factors)) seenF.add(f);
+			for (const [f, x] of Object.entries(p.evidence ?? {})) if (x !== 0) seenE.add(f);
 		}
 		for (const f of seenP) points.set(f, (points.get(f) ?? 0) + 1);
 		for (const f of seenF) factors.set(f, (factors.get(f) ?? 0) + 1);
+		for (const f of seenE) evidence.set(f, (evidence.get(f) ?? 0) + 1);
 	}
-	return { points, factors };
+	return { points, factors, evidence };
 }
 
 export interface FitOptions {
@@ -152,6 +175,8 @@ export interface FitOptions {
 	learningRate?: number;
 	/** Features seen in fewer rows than this keep their hand-set weight. */
 	minRows?: number;
+	/** Keep the scorer's own weights as they are and fit only the evidence weights (and the slope). */
+	evidenceOnly?: boolean;
 }
 
 /** Log loss of the rows under a model, with the smooth cap (what the fit minimises, without the pull). */
@@ -168,6 +193,7 @@ export function logLoss(rows: readonly FitRow[], m: FitModel): number {
 interface Grad {
 	points: Map<string, number>;
 	powers: Map<string, number>;
+	evidence: Map<string, number>;
 }
 
 /**
@@ -184,7 +210,7 @@ function smoothScore(r: FitRow, m: FitModel, g: { grad: Grad; dS: number } | nul
 		const over = (t - 100) / CAP_SOFTNESS;
 		const capped = t <= 0 ? 0 : t - CAP_SOFTNESS * softplus(over);
 		const dCap = t <= 0 ? 0 : 1 - sigmoid(over);
-		let scale = 1;
+		let scale = evidenceScale(p, m);
 		for (const [f, v] of Object.entries(p.factors)) scale *= v ** (m.factorPowers[f] ?? 1);
 		const s = Math.max(0, capped) * scale;
 		if (s > best) {
@@ -211,6 +237,8 @@ function smoothScore(r: FitRow, m: FitModel, g: { grad: Grad; dS: number } | nul
 		}
 		for (const [f, v] of Object.entries(p.factors))
 			g.grad.powers.set(f, (g.grad.powers.get(f) ?? 0) + dBest * parts.capped * parts.scale * Math.log(v));
+		for (const [f, x] of Object.entries(p.evidence ?? {}))
+			g.grad.evidence.set(f, (g.grad.evidence.get(f) ?? 0) + dBest * parts.capped * parts.scale * x);
 		for (const [f, v] of Object.entries(r.companyFactors)) g.grad.powers.set(f, (g.grad.powers.get(f) ?? 0) + g.dS * s * Math.log(v));
 	}
 	return s;
@@ -233,19 +261,26 @@ export function fitModel(rows: readonly FitRow[], opts: FitOptions): FitModel {
 		.filter(([, n]) => n >= minRows)
 		.map(([f]) => f)
 		.sort();
-	// Parameters: log multipliers, powers, log slope.
-	const theta = [...pNames.map(() => 0), ...fNames.map(() => 1), 0];
+	const eNames = [...names.evidence]
+		.filter(([, n]) => n >= minRows)
+		.map(([f]) => f)
+		.sort();
+	// Parameters: log multipliers, powers, evidence weights, log slope.
+	const nP = pNames.length;
+	const nF = fNames.length;
+	const theta = [...pNames.map(() => 0), ...fNames.map(() => 1), ...eNames.map(() => 0), 0];
 	const mom = theta.map(() => 0);
 	const vel = theta.map(() => 0);
 	const model = (): FitModel => ({
 		points: Object.fromEntries(pNames.map((f, i) => [f, Math.exp(theta[i] ?? 0)])),
-		factorPowers: Object.fromEntries(fNames.map((f, i) => [f, theta[pNames.length + i] ?? 1])),
+		factorPowers: Object.fromEntries(fNames.map((f, i) => [f, theta[nP + i] ?? 1])),
+		...(eNames.length > 0 ? { evidence: Object.fromEntries(eNames.map((f, i) => [f, theta[nP + nF + i] ?? 0])) } : {}),
 		slope: Math.exp(theta.at(-1) ?? 0),
 	});
 	const n = Math.max(1, rows.length);
 	for (let step = 1; step <= steps; step++) {
 		const m = model();
-		const grad: Grad = { points: new Map(), powers: new Map() };
+		const grad: Grad = { points: new Map(), powers: new Map(), evidence: new Map() };
 		let dLogSlope = 0;
 		for (const r of rows) {
 			const s0 = smoothScore(r, m, null);
@@ -256,8 +291,9 @@ export function fitModel(rows: readonly FitRow[], opts: FitOptions): FitModel {
 			smoothScore(r, m, { grad, dS: (dz * m.slope) / 10 });
 		}
 		const g = [
-			...pNames.map((f, i) => (grad.points.get(f) ?? 0) + (2 * opts.lambda * (theta[i] ?? 0)) / n),
-			...fNames.map((f, i) => (grad.powers.get(f) ?? 0) + (2 * opts.lambda * ((theta[pNames.length + i] ?? 1) - 1)) / n),
+			...pNames.map((f, i) => (opts.evidenceOnly ? 0 : (grad.points.get(f) ?? 0) + (2 * opts.lambda * (theta[i] ?? 0)) / n)),
+			...fNames.map((f, i) => (opts.evidenceOnly ? 0 : (grad.powers.get(f) ?? 0) + (2 * opts.lambda * ((theta[nP + i] ?? 1) - 1)) / n)),
+			...eNames.map((f, i) => (grad.evidence.get(f) ?? 0) + (2 * opts.lambda * (theta[nP + nF + i] ?? 0)) / n),
 			dLogSlope,
 		];
 		for (let i = 0; i < theta.length; i++) {
@@ -269,7 +305,7 @@ export function fitModel(rows: readonly FitRow[], opts: FitOptions): FitModel {
 			theta[i] = (theta[i] ?? 0) - (lr * mh) / (Math.sqrt(vh) + 1e-8);
 		}
 		// A factor stays a factor: a power below 0 would turn a penalty into a bonus.
-		for (let i = pNames.length; i < pNames.length + fNames.length; i++) theta[i] = Math.max(0, theta[i] ?? 1);
+		for (let i = nP; i < nP + nF; i++) theta[i] = Math.max(0, theta[i] ?? 1);
 	}
 	return model();
 }
@@ -312,12 +348,20 @@ export function figures(rows: readonly FitRow[], m: FitModel, line = LINE): Fold
 export function toWeightsFile(
 	m: FitModel,
 	about: string,
-): { about: string; points: Record<string, number>; factorPowers: Record<string, number>; slope: number } {
+): {
+	about: string;
+	points: Record<string, number>;
+	factorPowers: Record<string, number>;
+	evidence?: Record<string, number>;
+	slope: number;
+} {
 	const r3 = (x: number) => Math.round(x * 1000) / 1000;
+	const round = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).map(([f, v]) => [f, r3(v)]));
 	return {
 		about,
-		points: Object.fromEntries(Object.entries(m.points).map(([f, v]) => [f, r3(v)])),
-		factorPowers: Object.fromEntries(Object.entries(m.factorPowers).map(([f, v]) => [f, r3(v)])),
+		points: round(m.points),
+		factorPowers: round(m.factorPowers),
+		...(m.evidence ? { evidence: round(m.evidence) } : {}),
 		slope: r3(m.slope),
 	};
 }

@@ -16,7 +16,7 @@ import {
 } from "../../../services/matching/method/fit.ts";
 import { scorePair } from "../../../services/matching/method/score-pair.ts";
 import { FACTORS } from "../../../services/matching/method/weights.ts";
-import { features, notice, product } from "./fixtures.ts";
+import { features, fitRow as row, notice, product } from "./fixtures.ts";
 
 /** A deterministic uniform sequence (LCG), so that the synthetic labels are the same on every run. */
 function uniform(seed: number): () => number {
@@ -26,18 +26,6 @@ function uniform(seed: number): () => number {
 		return s / 2 ** 32;
 	};
 }
-
-const row = (over: Partial<FitRow>): FitRow => ({
-	tenantId: "t",
-	noticeId: "n",
-	grade: 0,
-	products: [],
-	breadth: 0,
-	companyFactors: {},
-	barredFactor: 1,
-	recordMin: 0,
-	...over,
-});
 
 /** Rows labelled by a known model: points a x1.5, b x0.6, factor c (0.5) squared, one logit per 10 points. */
 function synthetic(count: number): FitRow[] {

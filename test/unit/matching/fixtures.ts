@@ -1,3 +1,4 @@
+import type { FitRow } from "../../../services/matching/method/fit.ts";
 import type { NoticeView, ProductView } from "../../../services/matching/method/types.ts";
 
 // Small, invented catalog entries and notices for unit tests (no dev-set text).
@@ -71,3 +72,16 @@ export const ultFreezer = () =>
 		commodityCodes: [],
 		specs: [],
 	});
+
+/** One (company, notice) row for the weight fit, with no company-level step unless given. */
+export const fitRow = (over: Partial<FitRow>): FitRow => ({
+	tenantId: "t",
+	noticeId: "n",
+	grade: 0,
+	products: [],
+	breadth: 0,
+	companyFactors: {},
+	barredFactor: 1,
+	recordMin: 0,
+	...over,
+});
