@@ -46,6 +46,8 @@ export class MatchingEngine {
 	/** The seq each document had when this process took it in: the overlap window re-reads only changes. */
 	private seenProducts = new Map<string, number>();
 	private seenNotices = new Map<string, number>();
+	/** Per company, the largest seq a read of its products alone took in (sync with a tenantId). */
+	private tenantSeq = new Map<string, number>();
 
 	constructor(
 		private readonly m: MatchingModels,
@@ -54,18 +56,29 @@ export class MatchingEngine {
 		private readonly claims: Claims,
 	) {}
 
-	/** Catches the in-memory indexes up with what any process stored since the last sync. */
-	async sync(): Promise<void> {
-		const products = await this.changedSince(this.m.products, this.productSeq, this.seenProducts);
-		for (const p of products) {
-			let index = this.products.get(p.tenant_id);
-			if (!index) this.products.set(p.tenant_id, (index = new ProductIndex()));
-			if (p.matchable) index.upsert(p.view as ProductView);
-			else index.remove(p._id);
-			this.productSeq = Math.max(this.productSeq, p.seq);
-			this.seenProducts.set(p._id, p.seq);
+	/**
+	 * Catches the in-memory indexes up with what any process stored since the last sync: the
+	 * notices, and every company's products, or with `tenantId` that company's only. A job about
+	 * one company's products (its saves, a rule switched) scores it against notices and needs no
+	 * other company's products; reading every company's recent changes there made each product
+	 * save re-read every product saved in the last seconds (issue 17).
+	 */
+	async sync(tenantId?: string): Promise<void> {
+		if (tenantId === undefined || this.productSeq === 0) {
+			const products = await this.changedSince(this.m.products, {}, this.productSeq, this.seenProducts);
+			for (const p of products) this.takeProduct(p);
+			this.productSeq = products.reduce((max, p) => Math.max(max, p.seq), this.productSeq);
+		} else {
+			// What the last full read took is current for every company, this company's own reads since for it.
+			const since = Math.max(this.productSeq, this.tenantSeq.get(tenantId) ?? 0);
+			const products = await this.changedSince(this.m.products, { tenant_id: tenantId }, since, this.seenProducts);
+			for (const p of products) this.takeProduct(p);
+			this.tenantSeq.set(
+				tenantId,
+				products.reduce((max, p) => Math.max(max, p.seq), since),
+			);
 		}
-		const notices = await this.changedSince(this.m.notices, this.noticeSeq, this.seenNotices);
+		const notices = await this.changedSince(this.m.notices, {}, this.noticeSeq, this.seenNotices);
 		for (const n of notices) {
 			if (n.open) {
 				this.notices.upsert(n.view as NoticeView);
@@ -77,6 +90,14 @@ export class MatchingEngine {
 		}
 	}
 
+	private takeProduct(p: { _id: string; tenant_id: string; matchable: boolean; view: unknown; seq: number }): void {
+		let index = this.products.get(p.tenant_id);
+		if (!index) this.products.set(p.tenant_id, (index = new ProductIndex()));
+		if (p.matchable) index.upsert(p.view as ProductView);
+		else index.remove(p._id);
+		this.seenProducts.set(p._id, p.seq);
+	}
+
 	/**
 	 * Documents stored since `seq`, less an overlap (another process may store a smaller seq
 	 * after this one read a larger): ids and seqs first, then only the documents not yet taken
@@ -84,11 +105,12 @@ export class MatchingEngine {
 	 */
 	private async changedSince<T extends { _id: string; seq: number }>(
 		model: Model<T>,
+		scope: Record<string, string>,
 		seq: number,
 		seen: ReadonlyMap<string, number>,
 	): Promise<T[]> {
-		if (seq === 0) return model.find().sort({ seq: 1 }).lean<T[]>(); // the first sync takes everything
-		const recent = await model.find({ seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean<T[]>();
+		if (seq === 0) return model.find(scope).sort({ seq: 1 }).lean<T[]>(); // the first sync takes everything
+		const recent = await model.find({ ...scope, seq: { $gte: seq - SYNC_OVERLAP_MS } }, { seq: 1 }).lean<T[]>();
 		const fresh = recent.filter((d) => seen.get(d._id) !== d.seq).map((d) => d._id);
 		if (fresh.length === 0) return [];
 		return (await model.find({ _id: { $in: fresh } }).lean<T[]>()).sort((a, b) => a.seq - b.seq);
@@ -165,7 +187,7 @@ export class MatchingEngine {
 				},
 			})),
 		);
-		await this.sync();
+		await this.sync(tenantId);
 		// Stage 2 of each product alone decides where its company needs re-scoring: notices where
 		// it can count, and those whose result it was part of.
 		const affected = new Set<string>();
@@ -245,7 +267,7 @@ export class MatchingEngine {
 	 * products and rules give the same scores.
 	 */
 	async rescoreTenant(tenantId: string, feature?: string): Promise<{ rescored: number }> {
-		await this.sync();
+		await this.sync(tenantId);
 		const profile = await this.profile(tenantId);
 		const rules = await activeRules(this.m, tenantId);
 		let after = "";

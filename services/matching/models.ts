@@ -21,7 +21,8 @@ const ProductSchema = new Schema(
 	{ versionKey: false, minimize: false },
 );
 ProductSchema.index({ seq: 1 });
-ProductSchema.index({ tenant_id: 1 });
+// A company's products, and a job about them catching up with that company's changes only (engine.ts).
+ProductSchema.index({ tenant_id: 1, seq: 1 });
 
 const NoticeSchema = new Schema(
 	{
@@ -69,7 +70,7 @@ export interface MatchingModels extends RuleModels {
  * reading the whole collection; it reads a range on the `seq` index now.
  */
 export async function dropRetiredMatchingIndexes(m: MatchingModels): Promise<void> {
-	await dropRetiredIndexes(m.products, ["bucket_1"]);
+	await dropRetiredIndexes(m.products, ["bucket_1", "tenant_id_1"]);
 	await dropRetiredIndexes(m.notices, ["bucket_1"]);
 }
 

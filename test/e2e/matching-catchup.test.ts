@@ -14,7 +14,8 @@ import { dropTestDatabases, startStack, type Stack } from "../support/stack.ts";
 // stored since its last read: a range on `seq`, less an overlap, because a slower worker can
 // store a smaller seq after this one read a larger. Two engines over one database stand for two
 // workers here (no queue workers run: the test runs their jobs itself); what one stored must
-// count in the other's next job, the late, smaller seq included.
+// count in the other's next job, the late, smaller seq included; a job about one company's products
+// reads only that company's changes, and still every one of them.
 
 let stack: Stack;
 let acme: CatalogCompany;
@@ -89,6 +90,25 @@ describe("a matching worker catching up with another's writes", () => {
 		});
 		await b.onNotice(n);
 		expect(await scoredWith(n)).toContain(late);
+	});
+
+	it("catches up with its company's products in a product job, a late, smaller seq included", async () => {
+		const [a, b] = [engine(), engine()];
+		await indexed(a, "Zebra handheld barcode scanner", "DS2208");
+		const n = await notice(stack, {
+			title: "Barcode scanners Zebra DS2278 and Zebra DS8178",
+			description: "Zebra DS2278 and Zebra DS8178 handheld barcode scanners, quantity 40.",
+		});
+		await a.onNotice(n);
+		await b.sync();
+		const read = (await m.products.findOne().sort({ seq: -1 }).lean())!.seq;
+		// Another worker took its seq before b's read and stores only now.
+		const late = await indexed(a, "Zebra handheld barcode scanner", "DS2278");
+		await m.products.updateOne({ _id: late }, { $set: { seq: read - 2_000 } });
+		// b's job for another product of the company re-scores the notice with every product of it.
+		const p = await saved("Zebra handheld barcode scanner", "DS8178");
+		await b.onProduct(acme.tenantId, p.id, p.version);
+		expect(await scoredWith(n)).toEqual(expect.arrayContaining([late, p.id]));
 	});
 
 	it("scores a product with a notice another worker stored since its last read", async () => {
