@@ -1,0 +1,34 @@
+// Why: issue 18's ninth round. Norwegian is written in two standards, and the glossary knew only Bokmål: a question or a
+// notice in Nynorsk ("kva", "sjukehus", "varigheit", "kor mange") named no topic.
+// Notices written for this test.
+import { describe, expect, it } from "vitest";
+import { type AskNotice, buildGrounding } from "../../../services/ask/context.ts";
+import { answerExtractive } from "../../../services/ask/extractive.ts";
+
+const ask = (notice: AskNotice, question: string) => answerExtractive(buildGrounding({ notice }), question).answer;
+
+const nynorsk: AskNotice = {
+	title: "Anskaffing av vassreinseanlegg",
+	description: [
+		"Oppdragsgjevar ønskjer tilbod på levering og installering av 2 stk vassreinseanlegg til Voss sjukehus.",
+		"Anlegga vil bli kjøpt gjennom leasing hjå oppdragsgjevar sitt leasingfirma Fjordkreditt.",
+		"Innkjøpet skal inkludere ein serviceavtale med 5 års varigheit.",
+	].join("\n"),
+	details: { language: "nn" },
+};
+
+describe("Nynorsk", () => {
+	it("reads a Nynorsk question word as Bokmål's", () => {
+		expect(ask(nynorsk, "Kva leasingfirma skal brukast?")).toContain("Fjordkreditt");
+	});
+
+	it("finds an organisation the notice names in Nynorsk", () => {
+		expect(ask(nynorsk, "Which hospital are the plants for?")).toContain("Voss sjukehus");
+	});
+
+	it("reads a Nynorsk topic word as Bokmål's", () => {
+		const notice = { ...nynorsk, description: "Serviceavtalen har ei varigheit på 4 år." };
+		expect(ask(notice, "Kor lang er serviceavtalen?")).toContain("varigheit på 4 år");
+		expect(ask(notice, "Kor lenge varer avtalen?")).toContain("varigheit på 4 år");
+	});
+});
