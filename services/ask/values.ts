@@ -60,6 +60,9 @@ interface LocaleWords {
 }
 
 /** Units a size or an amount of stuff is given in (the runtime's unit data names them in each language). */
+/** Languages whose genitive is a bare s on the noun, units of time included. */
+const GENITIVE_S = new Set<TextLanguage>(["no", "da", "sv"]);
+
 const MEASURE_UNITS = [
 	"millimeter",
 	"centimeter",
@@ -158,6 +161,9 @@ function localeWords(lang: TextLanguage): LocaleWords {
 				}
 			}
 		}
+		// The Scandinavian genitive glues an s to a unit ("7 års varighet", "2 års garanti", "1 dags kurs"), and Snowball leaves a
+		// one-syllable word's s on ("års" stems to itself): that form counts the same time.
+		if (l !== "en" && GENITIVE_S.has(l)) for (const u of [...timeUnits]) timeUnits.add(`${u}s`);
 		for (const unit of MEASURE_UNITS) {
 			for (const display of ["long", "short", "narrow"] as const) {
 				for (const n of [1, 2, 5]) {

@@ -1,9 +1,11 @@
 // Why: issue 18's ninth round. Norwegian is written in two standards, and the glossary knew only Bokmål: a question or a
-// notice in Nynorsk ("kva", "sjukehus", "varigheit", "kor mange") named no topic.
+// notice in Nynorsk ("kva", "sjukehus", "varigheit", "kor mange") named no topic. The Scandinavian genitive glues an s to a
+// unit of time ("7 års varigheit") that Snowball leaves on, so such a duration read as a bare number.
 // Notices written for this test.
 import { describe, expect, it } from "vitest";
 import { type AskNotice, buildGrounding } from "../../../services/ask/context.ts";
-import { answerExtractive } from "../../../services/ask/extractive.ts";
+import { answerExtractive, NOT_STATED } from "../../../services/ask/extractive.ts";
+import { kindsIn } from "../../../services/ask/values.ts";
 
 const ask = (notice: AskNotice, question: string) => answerExtractive(buildGrounding({ notice }), question).answer;
 
@@ -30,5 +32,20 @@ describe("Nynorsk", () => {
 		const notice = { ...nynorsk, description: "Serviceavtalen har ei varigheit på 4 år." };
 		expect(ask(notice, "Kor lang er serviceavtalen?")).toContain("varigheit på 4 år");
 		expect(ask(notice, "Kor lenge varer avtalen?")).toContain("varigheit på 4 år");
+	});
+});
+
+describe("the Scandinavian genitive of a unit of time", () => {
+	it("reads '7 års' as a duration in Norwegian, Danish and Swedish, not in English", () => {
+		expect([...kindsIn("serviceavtale med 7 års varigheit", "no")]).toContain("duration");
+		expect([...kindsIn("der ydes 2 års garanti", "da")]).toContain("duration");
+		expect([...kindsIn("med 3 års garanti", "sv")]).toContain("duration");
+		expect([...kindsIn("7 ars", "en")]).not.toContain("duration");
+	});
+
+	it("answers how long from it, and no date question", () => {
+		expect(ask(nynorsk, "Kor lenge varer serviceavtalen?")).toContain("5 års varigheit");
+		expect(ask(nynorsk, "How long is the service agreement?")).toContain("5 års varigheit");
+		expect(ask(nynorsk, "What is the delivery date of the plants?")).toContain(NOT_STATED);
 	});
 });
