@@ -49,3 +49,29 @@ describe("the Scandinavian genitive of a unit of time", () => {
 		expect(ask(nynorsk, "What is the delivery date of the plants?")).toContain(NOT_STATED);
 	});
 });
+
+describe("a sentence about the present state", () => {
+	const present: AskNotice = {
+		title: "Biler til hundetjenesten",
+		description: [
+			"Hundetjenesten skal inngå rammeavtale om kjøp av biler for hundetransport.",
+			"De har i dag 9 biler for hundetransport.",
+		].join("\n"),
+		details: { language: "no" },
+	};
+	const english: AskNotice = {
+		title: "Supply of patrol boats",
+		description: ["The authority will buy patrol boats under a framework.", "At present the fleet comprises 6 patrol boats."].join("\n"),
+		details: { language: "en" },
+	};
+
+	it("does not answer how many will be bought", () => {
+		expect(ask(present, "Hvor mange biler skal kjøpes?")).toContain(NOT_STATED);
+		expect(ask(english, "How many patrol boats will be bought?")).toContain(NOT_STATED);
+	});
+
+	it("answers a question about the present", () => {
+		expect(ask(present, "Hvor mange biler har de i dag?")).toContain("9 biler");
+		expect(ask(english, "How many patrol boats does the fleet have at present?")).toContain("6 patrol boats");
+	});
+});
