@@ -75,3 +75,25 @@ describe("a sentence about the present state", () => {
 		expect(ask(english, "How many patrol boats does the fleet have at present?")).toContain("6 patrol boats");
 	});
 });
+
+describe("the article that is also 'one'", () => {
+	const notice: AskNotice = {
+		title: "Rammeavtale om kjøp av båter",
+		description: "Direktoratet skal inngå rammeavtale med en leverandør for kjøp av båter.",
+		details: { language: "no" },
+	};
+
+	it("counts one of what is asked about in the notice's language", () => {
+		expect(ask(notice, "Med hvor mange leverandører skal det inngås rammeavtale?")).toContain("med en leverandør");
+	});
+
+	it("counts nothing else, and not in English", () => {
+		expect(ask(notice, "Hvor mange båter skal kjøpes?")).toContain(NOT_STATED);
+		const english: AskNotice = {
+			title: "Boats",
+			description: "The authority will award a framework to a supplier for boats.",
+			details: { language: "en" },
+		};
+		expect(ask(english, "How many suppliers will be awarded a framework?")).toContain(NOT_STATED);
+	});
+});
