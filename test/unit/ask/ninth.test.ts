@@ -97,3 +97,16 @@ describe("the article that is also 'one'", () => {
 		expect(ask(english, "How many suppliers will be awarded a framework?")).toContain(NOT_STATED);
 	});
 });
+
+describe("a procedure named by its Norwegian name", () => {
+	const notice: AskNotice = {
+		title: "Åpen anbudskonkurranse for kjøp av skolemøbler",
+		description: "Kommunen skal kjøpe pulter og stoler til 3 skoler.",
+		details: { language: "no" },
+	};
+
+	it("answers which procedure is used from the title", () => {
+		expect(ask(notice, "Hvilken prosedyre brukes?")).toContain("Åpen anbudskonkurranse");
+		expect(ask(notice, "Kva prosedyre vert nytta?")).toContain("Åpen anbudskonkurranse");
+	});
+});
