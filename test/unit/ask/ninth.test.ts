@@ -1,6 +1,8 @@
 // Why: issue 18's ninth round. Norwegian is written in two standards, and the glossary knew only Bokmål: a question or a
 // notice in Nynorsk ("kva", "sjukehus", "varigheit", "kor mange") named no topic. The Scandinavian genitive glues an s to a
-// unit of time ("7 års varigheit") that Snowball leaves on, so such a duration read as a bare number.
+// unit of time ("7 års varigheit") that Snowball leaves on, so such a duration read as a bare number. A sentence about what
+// the buyer has now ("De har i dag 9 biler") answered how many will be bought; "med en leverandør" counted nothing; a procedure
+// named only by its Norwegian name in the title answered no "Hvilken prosedyre brukes?".
 // Notices written for this test.
 import { describe, expect, it } from "vitest";
 import { type AskNotice, buildGrounding } from "../../../services/ask/context.ts";
