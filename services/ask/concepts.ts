@@ -40,6 +40,7 @@ export const CONCEPT_NAMES = [
 	"submission",
 	"eligibility",
 	"incumbent",
+	"present",
 	"site_visit",
 	"delivery_time",
 	"model",

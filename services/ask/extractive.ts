@@ -145,6 +145,8 @@ function cued(index: Index, doc: Indexed, c: Concept, q?: QuestionInfo): boolean
 	if (c.name === "deadline") return doc.concepts.has("offer") || doc.concepts.has("submission");
 	if (c.name === "enquiry") return doc.concepts.has("contact");
 	if (c.name === "contact") return kindsOf(index, doc).has("email") || kindsOf(index, doc).has("phone");
+	// What the buyer has today ("De har i dag 13 biler") is the current arrangement.
+	if (c.name === "incumbent") return doc.concepts.has("present");
 	return false;
 }
 
@@ -345,10 +347,23 @@ function namesTopicFirmly(index: Index, doc: Indexed, concept: ConceptName): boo
 /** Kinds of value that say where to go by themselves. */
 const REACHABLE_KINDS = new Set<ValueKind>(["url", "email", "phone"]);
 
+/** Topics answered by how many or how much of what the notice buys. */
+const COUNTS = new Set<ConceptName>(["quantity", "amount"]);
+
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
 	// "How many children are catered for?" where the notice never names children: a figure of something else is a guess.
 	if (countsWhatNoticeLacks(index, q)) return "off_topic";
+	// A sentence about what the buyer has now ("De har i dag 13 biler", "at present the fleet comprises 6 boats") counts
+	// no part of what is to be bought ("how many will be bought?"), unless the question asks about the present itself.
+	if (
+		COUNTS.has(q.asked?.name ?? "frame") &&
+		q.concepts.includes("scope") &&
+		doc.concepts.has("present") &&
+		!q.concepts.includes("present") &&
+		!q.concepts.includes("incumbent")
+	)
+		return "off_topic";
 	const cov = coverage(index, doc, q.subject);
 	let strong = false;
 	let anchored = false;

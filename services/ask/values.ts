@@ -60,6 +60,9 @@ interface LocaleWords {
 }
 
 /** Units a size or an amount of stuff is given in (the runtime's unit data names them in each language). */
+/** Languages whose genitive is a bare s on the noun, units of time included. */
+const GENITIVE_S = new Set<TextLanguage>(["no", "da", "sv"]);
+
 const MEASURE_UNITS = [
 	"millimeter",
 	"centimeter",
@@ -158,6 +161,9 @@ function localeWords(lang: TextLanguage): LocaleWords {
 				}
 			}
 		}
+		// The Scandinavian genitive glues an s to a unit ("7 års varighet", "2 års garanti", "1 dags kurs"), and Snowball leaves a
+		// one-syllable word's s on ("års" stems to itself): that form counts the same time.
+		if (l !== "en" && GENITIVE_S.has(l)) for (const u of [...timeUnits]) timeUnits.add(`${u}s`);
 		for (const unit of MEASURE_UNITS) {
 			for (const display of ["long", "short", "narrow"] as const) {
 				for (const n of [1, 2, 5]) {
@@ -369,6 +375,13 @@ function ones(lang: TextLanguage): Set<string> {
 	}
 	return set;
 }
+/** The notice language's own words for "one" (in most of them also the indefinite article), without English's. */
+const articleOneSets = new Map<TextLanguage, Set<string>>();
+function articleOnes(lang: TextLanguage): Set<string> {
+	let set = articleOneSets.get(lang);
+	if (!set) articleOneSets.set(lang, (set = new Set((ONES[lang] ?? "").split(" ").filter(Boolean).map(foldOf))));
+	return set;
+}
 const cardinalSets = new Map<TextLanguage, Set<string>>();
 function cardinals(lang: TextLanguage): Set<string> {
 	let set = cardinalSets.get(lang);
@@ -578,6 +591,9 @@ export function hasCountOf(
 	for (let i = 0; i < tokens.length; i++) {
 		if (houses.includes(tokens[i]!.at)) continue;
 		const t = tokens[i]!;
+		// The article that is also "one", right before what is counted, counts one ("rammeavtale med en leverandør"); English
+		// keeps "a" apart and writes "one" as a number word.
+		if (lang !== "en" && articleOnes(lang).has(t.folded) && tokens[i + 1] && counted(tokens[i + 1]!)) return true;
 		if (!(plainNumber(t) || words.has(t.folded)) || questionNumbers.has(t.word) || isDate(i)) continue;
 		if (/^\s?%/.test(text.slice(t.at + t.word.length))) continue; // a share, not a count
 		if (/[\p{L}\d]-$/u.test(text.slice(Math.max(0, t.at - 2), t.at))) continue; // part of a code ("CF-31")
