@@ -7,6 +7,7 @@ import { callInternal } from "../shared/actions.ts";
 import { createBroker } from "../shared/broker.ts";
 import { resetConfig } from "../shared/config.ts";
 import { dropDatabases } from "../shared/mongo.ts";
+import { dropRedisKeys } from "../shared/redis-keys.ts";
 import { mintDevIdToken } from "../shared/dev-issuer.ts";
 import { freePort, localTransporter } from "../test/support/processes.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
@@ -72,7 +73,7 @@ export async function benchTarget(tag: string, url: string, env: Record<string, 
 		async stop() {
 			await broker.stop();
 			await cluster?.stop();
-			if (prefix) await dropDatabases(prefix);
+			if (prefix) await Promise.all([dropDatabases(prefix), dropRedisKeys(`oms-${prefix}:`)]);
 		},
 	};
 }

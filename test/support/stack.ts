@@ -1,4 +1,5 @@
 import type { ServiceBroker } from "moleculer";
+import { dropRedisKeys } from "../../shared/redis-keys.ts";
 import { createBroker } from "../../shared/broker.ts";
 import { config } from "../../shared/config.ts";
 import { dropDatabases } from "../../shared/mongo.ts";
@@ -36,7 +37,7 @@ export async function startStack(services = "all", overrides: Parameters<typeof 
 /** Drops every database this test process created (its prefix is unique to it). */
 export async function dropTestDatabases(): Promise<void> {
 	if (joinedCluster()) return; // the cluster's, dropped by its runner when every file is done
-	await dropDatabases(config().MONGO_DB_PREFIX);
+	await Promise.all([dropDatabases(config().MONGO_DB_PREFIX), dropRedisKeys(`${config().REDIS_PREFIX}:`)]);
 }
 
 export const ORIGIN = () => new URL(config().PUBLIC_URL).origin;
