@@ -113,7 +113,8 @@ function inMemory(): void {
 		perNotice.push(performance.now() - t0);
 	}
 	console.log(
-		`  one new notice vs all ${N_COMPANIES} companies (${N_COMPANIES * N_PRODUCTS} products): p50 ${ms(quantile(perNotice, 0.5))}, p99 ${ms(quantile(perNotice, 0.99))}, max ${ms(Math.max(...perNotice))} (${perNotice.length} notices)`,
+		`  one new notice vs all ${N_COMPANIES} companies (${N_COMPANIES * N_PRODUCTS} products): p50 ${ms(quantile(perNotice, 0.5))},` +
+			` p99 ${ms(quantile(perNotice, 0.99))}, max ${ms(Math.max(...perNotice))} (${perNotice.length} notices)`,
 	);
 	const mem = process.memoryUsage();
 	console.log(`  memory: heap ${mb(mem.heapUsed - heap0)} for the indexes and data, process RSS ${mb(mem.rss)}`);

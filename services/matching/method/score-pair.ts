@@ -530,7 +530,8 @@ export function scorePair(product: ProductView, notice: NoticeView): PairScore {
 			scale(
 				"other_kind_variant",
 				FACTORS.otherKindVariant,
-				`the notice ${best.otherQualifier ? `qualifies the kind otherwise ("${best.otherQualifier}")` : "shares only a word with the product"} and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
+				`the notice ${best.otherQualifier ? `qualifies the kind otherwise ("${best.otherQualifier}")` : "shares only a word with the product"}` +
+					` and its own classification (${elsewhere.from}: CPV ${elsewhere.code}) is another group of goods`,
 			);
 	}
 	// The kinds agree only where the product's own qualifier says it is not, and no passage names the product's

@@ -57,7 +57,8 @@ const FILLER = [
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 const modelOf = (r: () => number) =>
-	`${String.fromCharCode(65 + Math.floor(r() * 26))}${String.fromCharCode(65 + Math.floor(r() * 26))}${100 + Math.floor(r() * 9000)}-${Math.floor(r() * 90) + 10}${pick(r, ["A", "B", "E", "LE", "X"])}`;
+	`${String.fromCharCode(65 + Math.floor(r() * 26))}${String.fromCharCode(65 + Math.floor(r() * 26))}${100 + Math.floor(r() * 9000)}` +
+	`-${Math.floor(r() * 90) + 10}${pick(r, ["A", "B", "E", "LE", "X"])}`;
 
 export function syntheticProducts(tenantId: string, count: number, seed: number): ProductView[] {
 	const r = rng(seed);
