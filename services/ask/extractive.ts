@@ -321,8 +321,9 @@ function titleNames(index: Index, q: QuestionInfo): boolean {
 }
 
 /**
- * What an amount question counts ("kui palju lapsi", how much or how many children), when the notice never names it in any
- * form. An amount's figure is not tied to what it counts (a count is: hasCountOf), so a figure of something else would pass.
+ * What an amount or a count question counts ("kui palju lapsi", how much or how many children; "mitu portsjonit", how many
+ * portions), when the notice never names it in any form. An amount's figure is not tied to what it counts, and a count may be
+ * of something else the question names ("kolm korda päevas", three times a day, for portions a day): a figure would pass.
  */
 const countedAbsent = new WeakMap<QuestionInfo, boolean>();
 function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
@@ -330,7 +331,7 @@ function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
 	if (absent === undefined) {
 		const head = q.subject.find((s) => s.term === q.counted[0]);
 		absent =
-			q.asked?.name === "amount" &&
+			COUNTS.has(q.asked?.name ?? "frame") &&
 			!!head &&
 			!head.optional &&
 			!head.literal &&
@@ -391,7 +392,9 @@ const COUNTS = new Set<ConceptName>(["quantity", "amount"]);
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
 	// "How many children are catered for?" where the notice never names children: a figure of something else is a guess.
-	if (countsWhatNoticeLacks(index, q)) return "off_topic";
+	// A figure with a unit glued on ("5stp" for "studiepoeng") may abbreviate what is counted: that is no figure of something else.
+	if (countsWhatNoticeLacks(index, q) && !(q.asked?.name === "quantity" && /\b\d+(?:[.,]\d+)?\p{L}{2,}/u.test(doc.passage.text)))
+		return "off_topic";
 	// A sentence about what the buyer has now ("De har i dag 13 biler", "at present the fleet comprises 6 boats") counts
 	// no part of what is to be bought ("how many will be bought?"), unless the question asks about the present itself.
 	if (

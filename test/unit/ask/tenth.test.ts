@@ -72,3 +72,25 @@ describe("a topic the notice speaks of without the asked time", () => {
 		expect(ask(notice, "When must the gyrotrons be delivered?")).toContain("30 June 2028");
 	});
 });
+
+describe("a count of what the notice never names", () => {
+	const catering: AskNotice = {
+		title: "Toitlustamisteenus lasteaedadele",
+		description: "Toitlustaja valmistab toidu lasteaia köögis lastele kolm korda päevas.",
+		details: { language: "et" },
+	};
+
+	it("is not answered by a count of something else the question names", () => {
+		expect(ask(catering, "Mitu portsjonit päevas tuleb valmistada?")).toContain(NOT_STATED);
+	});
+
+	it("is still answered by a figure whose glued unit may abbreviate it", () => {
+		const course: AskNotice = {
+			title: "Undervisning i BIM",
+			description:
+				"Pakke 1 Industrifagskole innan Bygg og BIM\nAutomatisering med hydraulikk - 10stp BIM 1 grunnleggande - 5stp BIM Installasjon - 5stp Plast og kompositt - 10sp",
+			details: { language: "no" },
+		};
+		expect(ask(course, "Hvor mange studiepoeng gir BIM Installasjon?")).toContain("5stp");
+	});
+});
