@@ -11,10 +11,12 @@ import {
 	hasCountOf,
 	isTimeWord,
 	kindsIn,
+	measuredDimensions,
 	namesMeasureUnit,
 	STRONG_KINDS,
 	tokensOf,
 	type Token,
+	unitDimensionsNamed,
 	type ValueKind,
 } from "./values.ts";
 
@@ -294,6 +296,12 @@ function kindsFound(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, k
 		} else if (k === "duration") {
 			// "How long does it last?" is answered by the period's two ends as well ("fra august-24 til ... mars-29").
 			if (kinds.has("duration") || datesIn(text, index.lang) >= 2) found.push(k);
+		} else if (k === "measure") {
+			// "What capacity in tonnes per year?" names what it measures: a site's hectares are a measure of something else.
+			const asked = unitDimensionsNamed(q.text, q.lang);
+			if (!kinds.has(k)) continue;
+			const given = measuredDimensions(text, index.lang);
+			if (!asked.size || !given.size || [...given].some((d) => asked.has(d))) found.push(k);
 		} else if (k === "agent") {
 			if (/\bby (the|a|an|its)\b/i.test(text)) found.push(k);
 		} else if (k === "model") {
@@ -313,8 +321,9 @@ function titleNames(index: Index, q: QuestionInfo): boolean {
 }
 
 /**
- * What an amount question counts ("kui palju lapsi", how much or how many children), when the notice never names it in any
- * form. An amount's figure is not tied to what it counts (a count is: hasCountOf), so a figure of something else would pass.
+ * What an amount or a count question counts ("kui palju lapsi", how much or how many children; "mitu portsjonit", how many
+ * portions), when the notice never names it in any form. An amount's figure is not tied to what it counts, and a count may be
+ * of something else the question names ("kolm korda päevas", three times a day, for portions a day): a figure would pass.
  */
 const countedAbsent = new WeakMap<QuestionInfo, boolean>();
 function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
@@ -322,7 +331,7 @@ function countsWhatNoticeLacks(index: Index, q: QuestionInfo): boolean {
 	if (absent === undefined) {
 		const head = q.subject.find((s) => s.term === q.counted[0]);
 		absent =
-			q.asked?.name === "amount" &&
+			COUNTS.has(q.asked?.name ?? "frame") &&
 			!!head &&
 			!head.optional &&
 			!head.literal &&
@@ -344,6 +353,36 @@ function namesTopicFirmly(index: Index, doc: Indexed, concept: ConceptName): boo
 	return hits.some((h) => h.stems.length > 1) || new Set(hits.map((h) => h.stems.join(" "))).size >= 2;
 }
 
+/** Time kinds: a date or a duration is tied to nothing in a sentence (a count is tied to what it counts), so it is easily another topic's. */
+const TIME_KINDS = new Set<ValueKind>(["date", "time", "duration"]);
+/** Concepts named by a question word: "when" or "når" in a sentence is a conjunction, no topic. */
+const QUESTION_WORD_CONCEPTS = new Set<ConceptName>(["when", "place", "who"]);
+
+/** Whether the question asks a topic of its own (a delivery time, a contract's end) for a time, which another topic's date could fake. */
+function borrowsTime(q: QuestionInfo, wanted: ValueKind[]): boolean {
+	return !!q.asked && !QUESTION_WORD_CONCEPTS.has(q.asked.name) && wanted.length > 0 && wanted.every((k) => TIME_KINDS.has(k));
+}
+
+/**
+ * How much of the question's subject the sentences naming the asked topic cover, where none of them holds a value of the asked
+ * kind (0 where one does, or none names the topic): the notice speaks of the topic without stating the asked fact.
+ */
+const topicSilent = new WeakMap<QuestionInfo, number>();
+function topicWithoutValue(index: Index, q: QuestionInfo, g: Grounding): number {
+	let silent = topicSilent.get(q);
+	if (silent === undefined) {
+		const c = q.asked!;
+		const wanted = requiredKinds(q);
+		const topical = index.docs.filter((d) => d.passage.section !== "title" && cued(index, d, c, q));
+		silent =
+			!q.subject.some((s) => !s.optional) || topical.some((d) => kindsFound(index, d, q, g, wanted).length > 0)
+				? 0
+				: Math.max(0, ...topical.filter((d) => namesSubject(index, d, q.subject)).map((d) => coverage(index, d, q.subject)));
+		topicSilent.set(q, silent);
+	}
+	return silent;
+}
+
 /** Kinds of value that say where to go by themselves. */
 const REACHABLE_KINDS = new Set<ValueKind>(["url", "email", "phone"]);
 
@@ -353,7 +392,9 @@ const COUNTS = new Set<ConceptName>(["quantity", "amount"]);
 function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCoverage?: number): Verdict {
 	const c = q.asked;
 	// "How many children are catered for?" where the notice never names children: a figure of something else is a guess.
-	if (countsWhatNoticeLacks(index, q)) return "off_topic";
+	// A figure with a unit glued on ("5stp" for "studiepoeng") may abbreviate what is counted: that is no figure of something else.
+	if (countsWhatNoticeLacks(index, q) && !(q.asked?.name === "quantity" && /\b\d+(?:[.,]\d+)?\p{L}{2,}/u.test(doc.passage.text)))
+		return "off_topic";
 	// A sentence about what the buyer has now ("De har i dag 13 biler", "at present the fleet comprises 6 boats") counts
 	// no part of what is to be bought ("how many will be bought?"), unless the question asks about the present itself.
 	if (
@@ -439,6 +480,10 @@ function judge(index: Index, doc: Indexed, q: QuestionInfo, g: Grounding, minCov
 	// notice's language ("is a parking garage included?") is not answered by that alone.
 	if (c?.name === "scope" && q.subject.length && q.subject.every((s) => s.optional) && !namesSubject(index, doc, q.subject))
 		return "off_topic";
+	// Where the notice speaks of the asked topic for what the question names and gives no value of the asked kind ("six
+	// gyrotrons ... to be delivered at ITER site", no date), a value in a sentence not naming the topic is another topic's
+	// ("expected Q4 2022" is a task order's): the notice leaves the asked fact open.
+	if (c && !anchored && !q.polar && cov > 0 && borrowsTime(q, wanted) && topicWithoutValue(index, q, g) >= cov) return "off_topic";
 	const needed = minCoverage ?? (strong || (anchored && typedWeak) ? MIN_COVERAGE_TYPED : anchored ? MIN_COVERAGE_ANCHORED : MIN_COVERAGE);
 	if (cov >= needed) return "answers";
 	// The topic named and a strong value of the asked kind: words the notice never uses at all
@@ -735,8 +780,12 @@ const MIN_COVERAGE_QUESTION_WORD = 0.75;
  */
 function questionWordAnswer(index: Index, q: QuestionInfo, g: Grounding): Candidate | undefined {
 	if (q.polar || !q.asked || !q.subject.some((s) => !s.optional && !s.literal)) return undefined;
-	const [word, kinds] = QUESTION_WORDS.find(([n]) => n !== q.asked!.name && q.concepts.includes(n)) ?? [];
+	// Only a question word asks this way: "the fish deliveries" names a place of delivery but asks no "where".
+	const [word, kinds] =
+		QUESTION_WORDS.find(([n]) => n !== q.asked!.name && q.concepts.includes(n) && (!q.opening || q.opening.has(n))) ?? [];
 	if (!word || !kinds) return undefined;
+	// The notice speaks of the asked topic for this subject and gives no such value: the question word finds another topic's.
+	if (borrowsTime(q, requiredKinds(q)) && topicWithoutValue(index, q, g) >= MIN_COVERAGE_QUESTION_WORD) return undefined;
 	const asked = { ...CONCEPT_BY_NAME.get(word)!, kinds };
 	const typedQ: QuestionInfo = { ...q, asked, concepts: q.concepts.filter((n) => n !== q.asked!.name) };
 	return rank(index, typedQ, g)

@@ -35,6 +35,8 @@ export interface QuestionInfo {
 	conceptStems: Map<ConceptName, Set<string>>;
 	/** The same words by phrase ("compliance" and "standard" are two names of one topic, either found names it). */
 	conceptPhrases: Map<ConceptName, string[][]>;
+	/** Concepts named by the question's opening words ("When ...", "Bis wann ...", "Where ..."): what the question word asks. */
+	opening?: Set<ConceptName>;
 	/** What "how many" counts: the words right after it ("how many crew members" counts crew members, not tablets). */
 	counted: string[];
 	aboutCompany: boolean;
@@ -125,6 +127,7 @@ interface Analysis {
 	concepts: Set<ConceptName>;
 	conceptStems: Map<ConceptName, Set<string>>;
 	conceptPhrases: Map<ConceptName, string[][]>;
+	opening: Set<ConceptName>;
 	counted: string[];
 	subject: { term: string; literal: boolean; weight: number; concept?: ConceptName }[];
 	numbers: Set<string>;
@@ -153,8 +156,11 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 	const concepts = new Set<ConceptName>();
 	const conceptStems = new Map<ConceptName, Set<string>>();
 	const conceptPhrases = new Map<ConceptName, string[][]>();
+	const opening = new Set<ConceptName>();
 	for (const h of hits) {
 		if (h.concept === "frame" || h.concept === "polar") continue;
+		if (h.from <= 2 && tokens.slice(0, h.from).every((t) => isStopword(t.word, lang) || isConceptWord(t.stem, "frame", [lang])))
+			opening.add(h.concept);
 		concepts.add(h.concept);
 		conceptStems.set(h.concept, new Set([...(conceptStems.get(h.concept) ?? []), ...h.stems]));
 		conceptPhrases.set(h.concept, [...(conceptPhrases.get(h.concept) ?? []), h.stems]);
@@ -228,7 +234,7 @@ function analyze(question: string, noticeLang: TextLanguage): Analysis {
 		while (k < tokens.length && isStopword(tokens[k]!.word, lang) && counted.length === 0) k++;
 		for (; k < tokens.length && !used.has(k) && !isStopword(tokens[k]!.word, lang); k++) counted.push(tokens[k]!.stem);
 	}
-	return { lang, polar, quantityNoun, valueAsked, concepts, conceptStems, conceptPhrases, counted, subject, numbers };
+	return { lang, polar, quantityNoun, valueAsked, concepts, conceptStems, conceptPhrases, opening, counted, subject, numbers };
 }
 
 /** Languages whose nouns compound ("parkeringshall" holds "parkering"). */
@@ -294,6 +300,7 @@ export function analyzeQuestion(
 		numbers: own.numbers,
 		conceptStems: own.conceptStems,
 		conceptPhrases: own.conceptPhrases,
+		opening: own.opening,
 		counted: own.counted,
 		aboutCompany: wordsOf(question).some((w) => SELF_WORDS.has(w)),
 		polar: own.polar,

@@ -57,6 +57,8 @@ interface LocaleWords {
 	currencies: Set<string>;
 	/** Units of length, area, mass and volume (names and symbols, folded): "225 meter", "5 200 m", "12 kg". */
 	measureUnits: Set<string>;
+	/** What each of those units measures (a unit word may name more than one: "m" and "pound"). */
+	unitDims: Map<string, Set<Dimension>>;
 }
 
 /** Units a size or an amount of stuff is given in (the runtime's unit data names them in each language). */
@@ -82,6 +84,53 @@ const MEASURE_UNITS = [
 	"liter",
 	"gallon",
 ];
+
+/**
+ * What a unit measures. Length, area and volume are one dimension here: a question "in square metres" names metres, and
+ * "12 600 m²" answers it. Mass, energy, power and voltage are each their own: "tonnes per year" is not answered by hectares.
+ */
+export type Dimension = "space" | "mass" | "energy" | "power" | "voltage";
+const UNIT_DIMENSION: Record<string, Dimension> = {
+	millimeter: "space",
+	centimeter: "space",
+	meter: "space",
+	kilometer: "space",
+	inch: "space",
+	foot: "space",
+	yard: "space",
+	mile: "space",
+	hectare: "space",
+	acre: "space",
+	milliliter: "space",
+	liter: "space",
+	gallon: "space",
+	gram: "mass",
+	kilogram: "mass",
+	pound: "mass",
+	ounce: "mass",
+};
+/** Symbols and words the runtime does not name, with what they measure. */
+const EXTRA_UNITS: Record<string, Dimension> = {
+	m2: "space",
+	"m²": "space",
+	m3: "space",
+	"m³": "space",
+	km2: "space",
+	"km²": "space",
+	kwh: "energy",
+	mwh: "energy",
+	gwh: "energy",
+	kw: "power",
+	mw: "power",
+	kva: "power",
+	mva: "power",
+	kv: "voltage",
+	tonn: "mass",
+	tonne: "mass",
+	tonnes: "mass",
+	ton: "mass",
+	tons: "mass",
+};
 
 /** Currencies whose symbols and names are looked up (codes of every currency are known anyway). */
 const NAMED_CURRENCIES = [
@@ -137,6 +186,8 @@ function localeWords(lang: TextLanguage): LocaleWords {
 	const timeUnits = new Set<string>();
 	const currencies = new Set<string>();
 	const measureUnits = new Set<string>();
+	const unitDims = new Map<string, Set<Dimension>>();
+	const addDim = (w: string, d: Dimension) => unitDims.set(w, new Set([...(unitDims.get(w) ?? []), d]));
 	for (const l of new Set([lang, "en"] as const)) {
 		const locale = l === "no" ? "nb" : l;
 		for (let m = 0; m < 12; m++) {
@@ -169,7 +220,12 @@ function localeWords(lang: TextLanguage): LocaleWords {
 				for (const n of [1, 2, 5]) {
 					const parts = safe(() => new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display }).formatToParts(n), []);
 					for (const p of parts)
-						if (p.type === "unit") for (const w of wordsOf(p.value)) if (!isStopword(w, l)) measureUnits.add(foldOf(stemOf(w, l)));
+						if (p.type === "unit")
+							for (const w of wordsOf(p.value))
+								if (!isStopword(w, l)) {
+									measureUnits.add(foldOf(stemOf(w, l)));
+									addDim(foldOf(stemOf(w, l)), UNIT_DIMENSION[unit]!);
+								}
 				}
 			}
 		}
@@ -216,29 +272,11 @@ function localeWords(lang: TextLanguage): LocaleWords {
 		}
 	}
 	// Squared and cubed metres and units of energy the runtime does not name.
-	for (const symbol of [
-		"m2",
-		"m²",
-		"m3",
-		"m³",
-		"km2",
-		"km²",
-		"kwh",
-		"mwh",
-		"gwh",
-		"kw",
-		"mw",
-		"kva",
-		"mva",
-		"kv",
-		"tonn",
-		"tonne",
-		"tonnes",
-		"ton",
-		"tons",
-	])
+	for (const [symbol, dim] of Object.entries(EXTRA_UNITS)) {
 		measureUnits.add(foldOf(symbol));
-	const out = { months, timeUnits, currencies, measureUnits };
+		addDim(foldOf(symbol), dim);
+	}
+	const out = { months, timeUnits, currencies, measureUnits, unitDims };
 	localeCache.set(lang, out);
 	return out;
 }
@@ -503,6 +541,39 @@ export function scaledCode(word: string): boolean {
 }
 
 /** Every kind of value a text holds. */
+function dimsOf(t: Token | undefined, lw: LocaleWords): Set<Dimension> {
+	if (!t) return new Set();
+	return new Set([...(lw.unitDims.get(t.folded) ?? []), ...(lw.unitDims.get(t.stem) ?? [])]);
+}
+
+/**
+ * What the units a text names measure (a question's "in tonnes per year": mass). Only units with a dimension count; a
+ * function word that spells a unit ("in", Norwegian "ha") is none.
+ */
+export function unitDimensionsNamed(text: string, lang: TextLanguage): Set<Dimension> {
+	const lw = localeWords(lang);
+	const out = new Set<Dimension>();
+	for (const t of tokensOf(text, lang))
+		if (t.word.length > 1 && !/^\d/.test(t.word) && !isStopword(t.word, lang) && !isStopword(t.word, "en"))
+			for (const d of dimsOf(t, lw)) out.add(d);
+	return out;
+}
+
+/** What the measures a text gives measure: a number with its unit after it or glued to it ("151 hectare", "18mm"). */
+export function measuredDimensions(text: string, lang: TextLanguage): Set<Dimension> {
+	const lw = localeWords(lang);
+	const tokens = tokensOf(text, lang);
+	const out = new Set<Dimension>();
+	tokens.forEach((t, i) => {
+		const next = tokens[i + 1];
+		if (plainNumber(t) && isMeasureUnit(next, lw) && !isStopword(next!.word, lang) && !isStopword(next!.word, "en"))
+			for (const d of dimsOf(next, lw)) out.add(d);
+		const glued = /^\d+(?:[.,]\d+)?(\p{L}+[23²³]?)$/u.exec(t.word);
+		if (glued) for (const d of lw.unitDims.get(foldOf(glued[1]!)) ?? []) out.add(d);
+	});
+	return out;
+}
+
 /** Whether a text (a question) names a unit of measure ("in square metres", "wie viele kWh"): its answer is a measure. */
 export function namesMeasureUnit(text: string, lang: TextLanguage): boolean {
 	const lw = localeWords(lang);

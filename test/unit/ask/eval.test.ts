@@ -36,6 +36,8 @@ describe.skipIf(!existsSync(resolve(dev, "notices.ocds.json")))("ask eval on the
 // tune-n (issue 18's eighth round: older Doffin notices, mostly Norwegian and Nynorsk text asked in English, Swedish and Danish;
 // first run 24/45 answerable) held 0.75 after that round's fixes (34/45); since the ninth round read Nynorsk (39/45) it has the
 // same floor as the others.
+// tune-o (issue 18's tenth round: unanswerable questions whose notice states a near fact; first run 22/30 unanswerable) has the same
+// floor since that round's fixes (26/30).
 const FLOOR: Record<string, number> = {};
 
 // Registered only where the real set is built: its notices are third-party files, never in a clean clone.
