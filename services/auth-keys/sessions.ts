@@ -119,7 +119,7 @@ export async function verifySession(m: AuthModels, memory: AuthMemory, hash: str
 	};
 	const answer = { auth, expiresAt: s.expires_at.getTime() };
 	memory.credentials.set(memoKey, stamp, answer);
-	return { ...answer, auth: { ...auth } };
+	return answer;
 }
 
 /** Ends the session; every process forgets what it remembered before this answers. */

@@ -64,20 +64,14 @@ export class MatchingEngine {
 	 * save re-read every product saved in the last seconds (issue 17).
 	 */
 	async sync(tenantId?: string): Promise<void> {
-		if (tenantId === undefined || this.productSeq === 0) {
-			const products = await this.changedSince(this.m.products, {}, this.productSeq, this.seenProducts);
-			for (const p of products) this.takeProduct(p);
-			this.productSeq = products.reduce((max, p) => Math.max(max, p.seq), this.productSeq);
-		} else {
-			// What the last full read took is current for every company, this company's own reads since for it.
-			const since = Math.max(this.productSeq, this.tenantSeq.get(tenantId) ?? 0);
-			const products = await this.changedSince(this.m.products, { tenant_id: tenantId }, since, this.seenProducts);
-			for (const p of products) this.takeProduct(p);
-			this.tenantSeq.set(
-				tenantId,
-				products.reduce((max, p) => Math.max(max, p.seq), since),
-			);
-		}
+		// What the last full read took is current for every company, this company's own reads since for it.
+		const one = tenantId !== undefined && this.productSeq > 0 ? tenantId : undefined;
+		const since = one === undefined ? this.productSeq : Math.max(this.productSeq, this.tenantSeq.get(one) ?? 0);
+		const products = await this.changedSince(this.m.products, one === undefined ? {} : { tenant_id: one }, since, this.seenProducts);
+		for (const p of products) this.takeProduct(p);
+		const reached = products.reduce((max, p) => Math.max(max, p.seq), since);
+		if (one === undefined) this.productSeq = reached;
+		else this.tenantSeq.set(one, reached);
 		const notices = await this.changedSince(this.m.notices, {}, this.noticeSeq, this.seenNotices);
 		for (const n of notices) {
 			if (n.open) {
